@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# The ftrace function-hook series on Linux 6.12: build, boot, test, export.
+# `make help` lists the targets.
+
+OUT	?= out
+SRC	:= $(OUT)/src
+H	:= harness
+Q	:= @
+
+define build_flavour
+	$(Q)$(H)/build.sh $(SRC) $(OUT)/build-$(1) $(1)
+	$(Q)echo "[initramfs] $(OUT)/initrd-$(1).cpio.gz"
+	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
+endef
+
+.PHONY: help setup prepare run test series bench check clean
+help:
+	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
+	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
+	@echo "              CASES='kunit:* ftracetest:ftrace/*' runs only the matching cases"
+	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
+	@echo "make bench    base vs series, instructions per call of samples/ftrace/ftrace-ops.ko"
+	@echo "make check    checkpatch --strict over the series' own files"
+	@echo "make setup    install the Debian packages the others need (run by them)"
+	@echo "make prepare  the patched source tree in $(SRC)"
+	@echo "make clean    remove $(OUT) (the cached pristine base stays)"
+
+setup:
+	$(Q)$(H)/setup.sh
+
+prepare: setup
+	$(Q)$(H)/prepare.py $(SRC)
+
+run: prepare
+	$(call build_flavour,run)
+	$(Q)$(H)/boot-demo.sh $(OUT)/build-run/arch/x86/boot/bzImage \
+		$(OUT)/initrd-run.cpio.gz $(OUT)/run-console.log
+
+test: prepare
+	$(call build_flavour,test)
+	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-test/arch/x86/boot/bzImage \
+		--initrd $(OUT)/initrd-test.cpio.gz --out $(OUT)/test \
+		$(if $(CASES),--cases "$(CASES)")
+
+series: setup
+	$(Q)$(H)/series.sh $(OUT)/series
+
+bench: setup
+	$(Q)$(H)/bench.sh $(OUT)/bench
+
+check: prepare
+	$(Q)$(H)/check.sh $(SRC)
+
+clean:
+	rm -rf $(OUT)

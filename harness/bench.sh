@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Compare the unmodified base with the series: one config for both (no
+# boot selftests), each booted under QEMU with -icount shift=0 so that a
+# guest nanosecond is one instruction, exact on a busy machine.  Prints
+# instructions per call of samples/ftrace/ftrace-ops.ko side by side.
+#
+# usage: bench.sh OUTDIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(realpath -m "$1")
+mkdir -p "$out"
+top=$(dirname "$out")
+
+for v in base series; do
+	src=$top/src-bench-$v
+	if [ $v = base ]; then
+		"$here/prepare.py" --pristine "$src"
+	else
+		"$here/prepare.py" "$src"
+	fi
+	"$here/build.sh" "$src" "$top/build-bench-$v" bench
+	"$here/initramfs.sh" "$src" "$top/build-bench-$v" "$out/initrd-$v.cpio.gz"
+	echo "[bench] booting $v with -icount shift=0"
+	: > "$out/results-$v.log"
+	timeout 1200 qemu-system-x86_64 -M q35 -smp 2 -m 1G -nodefaults \
+		-display none -no-reboot -accel tcg -cpu max -icount shift=0 \
+		-kernel "$top/build-bench-$v/arch/x86/boot/bzImage" \
+		-initrd "$out/initrd-$v.cpio.gz" \
+		-append "console=ttyS0 quiet panic=-1 nokaslr series.mode=bench" \
+		-serial "file:$out/console-$v.log" -serial "file:$out/results-$v.log" \
+		|| echo "[bench] $v: qemu exited with $?"
+	grep -q '^@@done' "$out/results-$v.log" || {
+		echo "[bench] $v did not finish; see $out/console-$v.log" >&2; exit 1; }
+done
+
+python3 - "$out" <<'PY'
+import sys, os
+out = sys.argv[1]
+def load(v):
+    rows = {}
+    for line in open(os.path.join(out, f"results-{v}.log"), errors="replace"):
+        p = line.split()
+        if len(p) == 4 and p[0] == "@@bench" and p[2] != "NA":
+            # Keep the second pass: the first warms up the module loader.
+            rows[p[1]] = int(p[2]) / int(p[3])
+    return rows
+base, ser = load("base"), load("series")
+lines = [f"{'row':28} {'base':>8} {'series':>8} {'ratio':>6}"]
+worse = 0
+for name in base:
+    b, s = base[name], ser.get(name)
+    if s is None:
+        lines.append(f"{name:28} {b:8.1f} {'NA':>8} {'':>6}")
+        worse += 1
+        continue
+    r = s / b if b else 1.0
+    worse += r > 1.005
+    lines.append(f"{name:28} {b:8.1f} {s:8.1f} {r:6.2f}")
+table = "\n".join(lines)
+open(os.path.join(out, "table.txt"), "w").write(table + "\n")
+print(table)
+print(f"[bench] {worse} rows slower than the base" if worse else
+      "[bench] no row slower than the base")
+PY

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build one flavour of the kernel (run, test or bench) out of tree, with
+# its modules and, for the test flavour, the livepatch selftest modules.
+# The make output goes to a log; progress is shown as it goes.
+#
+# usage: build.sh SRC BUILD FLAVOUR
+set -euo pipefail
+src=$(realpath "$1") build=$(realpath -m "$2") flavour=$3
+here=$(cd "$(dirname "$0")" && pwd)
+jobs=${JOBS:-$(( $(nproc) + 1 ))}
+log=$build.log
+
+step() { echo "[build $flavour] $*"; }
+
+"$here/kconfig.sh" "$src" "$build" "$flavour"
+
+run_make() {
+	local what=$1; shift
+	: >"$log.part"
+	make -C "$src" O="$build" -j"$jobs" "$@" >>"$log.part" 2>&1 &
+	local pid=$! last=0 now n
+	while kill -0 $pid 2>/dev/null; do
+		sleep 5
+		now=$SECONDS
+		n=$(grep -c '^  \(CC\|AS\|LD\|AR\)' "$log.part" || true)
+		if [ -t 1 ]; then
+			printf '\r\033[K[build %s] %s: %d steps' "$flavour" "$what" "$n"
+		elif [ $((now - last)) -ge 60 ]; then
+			step "$what: $n steps"; last=$now
+		fi
+	done
+	[ -t 1 ] && printf '\r\033[K'
+	cat "$log.part" >>"$log"
+	if ! wait $pid; then
+		grep -B2 -A8 -m5 'error\|Error' "$log.part" | tail -40 >&2 || tail -30 "$log.part" >&2
+		step "FAILED: $what (full log: $log)" >&2
+		return 1
+	fi
+}
+
+: >"$log"
+step "kernel and modules in ${build#$PWD/} (log: ${log#$PWD/})"
+run_make "kernel" bzImage modules
+
+# Our own modules (the demo's ftrace_hits.ko and friends).
+hm=$build/harness-modules
+mkdir -p "$hm"
+rsync -a "$here/modules/" "$hm/"
+run_make "harness modules" M="$hm" modules
+
+if [ "$flavour" = test ]; then
+	# The livepatch selftests' modules build against this tree as an
+	# external module directory; keep their objects out of the source.
+	lp=$build/livepatch-modules
+	mkdir -p "$lp"
+	rsync -a --delete "$src/tools/testing/selftests/livepatch/test_modules/" "$lp/"
+	run_make "livepatch test modules" M="$lp" modules
+	gcc -static -O2 -o "$lp/test_klp-call_getpid" \
+		"$src/tools/testing/selftests/livepatch/test_klp-call_getpid.c"
+fi
+step "done: ${build#$PWD/}/arch/x86/boot/bzImage"

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# checkpatch --strict over the series' own kernel files and its patches.
+#
+# usage: check.sh SRC
+set -uo pipefail
+src=$(realpath "$1")
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+bad=0 n=0
+files=$(git ls-files -- arch include kernel lib samples Documentation \
+	'tools/testing/selftests/ftrace' harness/modules | grep -E '\.(c|h|S|rst)$')
+for f in $files; do
+	n=$((n + 1))
+	if ! out=$("$src/scripts/checkpatch.pl" --strict --quiet --no-tree \
+		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f "$f" 2>&1); then
+		bad=$((bad + 1)); echo "$out"
+	fi
+done
+for p in $(git ls-files patches | grep '\.patch$'); do
+	n=$((n + 1))
+	if ! out=$("$src/scripts/checkpatch.pl" --strict --quiet --no-tree \
+		--no-signoff --ignore FILE_PATH_CHANGES "$p" 2>&1); then
+		bad=$((bad + 1)); echo "$out"
+	fi
+done
+echo "[check] checkpatch --strict: $n files, $bad with reports"
+[ $bad -eq 0 ]

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make run`: show the function hooks at work on a booted guest.
+cd /sys/kernel/tracing || exit 1
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+say "kernel $(uname -r), $(nproc) CPUs; $(wc -l < available_filter_functions) functions can be hooked"
+
+say "set a filter by glob: echo 'vfs_*' > set_ftrace_filter"
+echo 'vfs_*' > set_ftrace_filter
+echo "$(wc -l < set_ftrace_filter) functions match; the first few:"
+head -n 5 set_ftrace_filter
+
+say "function tracer over a small workload (ls, cat)"
+echo function > current_tracer
+echo > trace
+ls / > /dev/null
+cat /proc/version > /dev/null
+echo 0 > tracing_on
+grep -v '^#' trace | head -n 8
+echo "... $(grep -vc '^#' trace) lines in the trace"
+
+say "enabled_functions: the patched sites and who owns them"
+head -n 5 enabled_functions
+echo "... $(wc -l < enabled_functions) sites enabled"
+echo nop > current_tracer
+echo > set_ftrace_filter
+echo 1 > tracing_on
+
+say "a module registering its own ftrace_ops: modprobe ftrace_hits filter='vfs_read'"
+modprobe ftrace_hits filter=vfs_read
+cat /proc/version > /dev/null; ls / > /dev/null
+echo "hits so far: $(cat /sys/module/ftrace_hits/parameters/hits)"
+grep vfs_read enabled_functions
+rmmod ftrace_hits
+dmesg | grep ftrace_hits | tail -n 2
+
+say "samples/ftrace/ftrace-ops.ko: 1000 calls, 1 relevant + 1 irrelevant ops, counts checked"
+modprobe ftrace-ops nr_function_calls=1000 nr_ops_relevant=1 nr_ops_irrelevant=1 check_count=1 2>/dev/null
+dmesg | grep -A1 'Attempted\|Counter called' | tail -n 2

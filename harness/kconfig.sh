@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure a build directory: tinyconfig + configs/base.config + the
+# flavour's fragment, then check that every option the fragments ask for
+# really ended up in .config (Kconfig drops unmet options silently).
+#
+# usage: kconfig.sh SRC BUILD FLAVOUR
+set -euo pipefail
+src=$(realpath "$1") build=$(realpath -m "$2") flavour=$3
+here=$(cd "$(dirname "$0")/.." && pwd)
+frags=("$here/configs/base.config" "$here/configs/$flavour.config")
+[ -n "${EXTRA_CONFIG:-}" ] && frags+=("$EXTRA_CONFIG")
+
+mkdir -p "$build"
+# Only reconfigure when a fragment changed: a fresh .config makes make
+# rebuild far more than it has to.  A later fragment overrides an earlier.
+sum=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+if [ -f "$build/.config" ] && [ "$(cat "$build/.config-frags" 2>/dev/null)" = "$sum" ]; then
+	exit 0
+fi
+make -s -C "$src" O="$build" tinyconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "${frags[@]}" >/dev/null
+make -s -C "$src" O="$build" olddefconfig >/dev/null
+
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=n) opt=${line%%=*}
+		if grep -q "^$opt=" "$build/.config"; then
+			echo "kconfig: $opt is set, the fragments say n" >&2; bad=1
+		fi ;;
+	CONFIG_*=*) opt=${line%%=*}
+		if ! grep -qx "$line" "$build/.config"; then
+			got=$(grep "^$opt=\|# $opt is not set" "$build/.config" || echo "absent")
+			echo "kconfig: asked $line, got: $got" >&2; bad=1
+		fi ;;
+	esac
+done < <(cat "${frags[@]}" | grep '^CONFIG_' |
+	awk -F= '{ v[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; o[n++] = $1 } }
+		END { for (i = 0; i < n; i++) print v[o[i]] }')
+if [ $bad -ne 0 ]; then
+	echo "kconfig: the fragments do not hold on this tree" >&2
+	exit 1
+fi
+echo "$sum" > "$build/.config-frags"

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Export the series as `git format-patch` files against the pristine base:
+# every commit of this repository that changes the kernel tree becomes
+# one kernel patch with the same author and message; then checkpatch.
+#
+# usage: series.sh OUTDIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out=$(realpath -m "$1")
+tree=$out/tree
+. "$here/base.env"
+
+# Every git command here names the export tree's repository explicitly:
+# never fall through to an enclosing repository.
+tgit() { git --git-dir="$tree/.git" --work-tree="$tree" -C "$tree" "$@"; }
+
+pristine=$("$here/prepare.py" --print-pristine x)
+rm -rf "$out"
+mkdir -p "$out"
+echo "[series] base tree (git add of the pristine base: a minute or two)"
+"$here/prepare.py" --pristine "$tree" >/dev/null
+git init -q -b base "$tree"
+printf '/.series-manifest\n' >> "$tree/.git/info/exclude"
+# Debian's tree ignores itself (a "/*" line in .gitignore): force.
+tgit add -A -f -- . ':!.series-manifest'
+tgit -c user.name=base -c user.email=base@localhost \
+	commit -q -m "Linux $BASE_KERNELVERSION ($BASE_PKG $BASE_VERSION)"
+tgit checkout -q -b series
+
+n=0
+for c in $(git -C "$root" rev-list --reverse HEAD); do
+	snap=$(mktemp -d)
+	git -C "$root" archive "$c" | tar -x -C "$snap"
+	[ -x "$snap/harness/prepare.py" ] && "$snap/harness/prepare.py" "$tree" >/dev/null
+	rm -rf "$snap"
+	[ -d "$tree/.git" ] || { echo "[series] $tree lost its .git" >&2; exit 1; }
+	tgit add -A -f -- . ':!.series-manifest'
+	if ! tgit diff --cached --quiet; then
+		tgit commit -q -C "$c"
+		n=$((n + 1))
+	fi
+done
+if [ $n -eq 0 ]; then
+	echo "[series] no commit changes the kernel yet: nothing to export"
+	exit 0
+fi
+
+cover=$out/cover.txt
+{
+	echo "ftrace: a new function-hook core for x86_64"
+	echo
+	cat "$root/harness/cover-letter.txt"
+	if [ -f "$root/out/bench/table.txt" ]; then
+		echo
+		echo "make bench (instructions per call, -icount shift=0):"
+		echo
+		cat "$root/out/bench/table.txt"
+	fi
+} > "$cover"
+tgit format-patch -q --cover-letter --cover-from-description=subject \
+	--description-file="$cover" -o "$out" base..series
+echo "[series] $n patches in ${out#$PWD/}"
+
+echo "[series] checkpatch --strict"
+bad=0
+for p in "$out"/0*.patch; do
+	case "$p" in */0000-*) continue ;; esac
+	if ! "$pristine/scripts/checkpatch.pl" --strict --quiet --no-signoff \
+		--ignore FILE_PATH_CHANGES "$p" > "$p.checkpatch" 2>&1; then
+		bad=$((bad + 1))
+		echo "  $(basename "$p"): $(grep -c '^\(ERROR\|WARNING\|CHECK\)' "$p.checkpatch") reports (${p#$PWD/}.checkpatch)"
+	fi
+done
+echo "[series] checkpatch: $bad of $n patches with reports"
+[ $bad -eq 0 ]

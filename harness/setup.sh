@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what building, booting and testing the series needs (Debian 12).
+# Does nothing when everything is there already.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/base.env"
+
+pkgs=(
+	"$BASE_PKG=$BASE_VERSION"
+	build-essential gcc make binutils flex bison bc libelf-dev libssl-dev
+	dwarves pahole cpio busybox-static kmod xz-utils rsync perl python3
+	qemu-system-x86 trace-cmd sparse coccinelle git patch procps util-linux
+	coreutils diffutils libc-bin libc6-dev
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	name=${p%%=*}
+	want=${p#*=}
+	have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+	case "$have" in
+	"install ok installed"*)
+		[ "$name" = "$p" ] || [ "${have##* }" = "$want" ] || missing+=("$p") ;;
+	*) missing+=("$p") ;;
+	esac
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "[setup] installing: ${missing[*]}"
+$sudo apt-get update -qq
+if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+	--no-install-recommends "${missing[@]}" >/tmp/series-apt.log 2>&1; then
+	tail -20 /tmp/series-apt.log
+	echo "[setup] apt-get failed (log: /tmp/series-apt.log)." >&2
+	echo "[setup] If $BASE_PKG $BASE_VERSION is no longer offered, the base" >&2
+	echo "        must be re-pinned in harness/base.env on purpose." >&2
+	exit 1
+fi
