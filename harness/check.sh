@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# checkpatch --strict over the series' own kernel files and its patches.
+# checkpatch --strict over the series' own kernel files (the small
+# patches to upstream files are checked as part of `make series`).
 #
 # usage: check.sh SRC
 set -uo pipefail
@@ -14,13 +15,6 @@ for f in $files; do
 	n=$((n + 1))
 	if ! out=$("$src/scripts/checkpatch.pl" --strict --quiet --no-tree \
 		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f "$f" 2>&1); then
-		bad=$((bad + 1)); echo "$out"
-	fi
-done
-for p in $(git ls-files patches | grep '\.patch$'); do
-	n=$((n + 1))
-	if ! out=$("$src/scripts/checkpatch.pl" --strict --quiet --no-tree \
-		--no-signoff --ignore FILE_PATH_CHANGES "$p" 2>&1); then
 		bad=$((bad + 1)); echo "$out"
 	fi
 done
