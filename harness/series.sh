@@ -38,7 +38,12 @@ for c in $(git -C "$root" rev-list --reverse HEAD); do
 	[ -d "$tree/.git" ] || { echo "[series] $tree lost its .git" >&2; exit 1; }
 	tgit add -A -f -- . ':!.series-manifest'
 	if ! tgit diff --cached --quiet; then
-		tgit commit -q -C "$c"
+		# The commit lives in this repository, not the export tree's.
+		git -C "$root" log -1 --format=%B "$c" > "$out/.msg"
+		tgit -c user.name="$(git -C "$root" log -1 --format=%an "$c")" \
+			-c user.email="$(git -C "$root" log -1 --format=%ae "$c")" \
+			commit -q --date="$(git -C "$root" log -1 --format=%aI "$c")" \
+			-F "$out/.msg"
 		n=$((n + 1))
 	fi
 done
@@ -59,8 +64,17 @@ cover=$out/cover.txt
 		cat "$root/out/bench/table.txt"
 	fi
 } > "$cover"
-tgit format-patch -q --cover-letter --cover-from-description=subject \
-	--description-file="$cover" -o "$out" base..series
+tgit format-patch -q --cover-letter -o "$out" base..series
+# Fill the cover letter's placeholders (git 2.39 has no --description-file).
+python3 - "$out"/0000-cover-letter.patch "$cover" <<'PY'
+import sys
+letter, cover = sys.argv[1], open(sys.argv[2]).read()
+subject, _, blurb = cover.partition("\n")
+text = open(letter).read()
+text = text.replace("*** SUBJECT HERE ***", subject)
+text = text.replace("*** BLURB HERE ***", blurb.strip("\n"))
+open(letter, "w").write(text)
+PY
 echo "[series] $n patches in ${out#$PWD/}"
 
 echo "[series] checkpatch --strict"
