@@ -42,8 +42,10 @@ def load(v):
     for line in open(os.path.join(out, f"results-{v}.log"), errors="replace"):
         p = line.split()
         if len(p) == 4 and p[0] == "@@bench" and p[2] != "NA":
-            # Keep the second pass: the first warms up the module loader.
-            rows[p[1]] = int(p[2]) / int(p[3])
+            # Interrupts landing in the timed loop only add instructions:
+            # the fewest over the passes is the cost of the call itself.
+            per_call = int(p[2]) / int(p[3])
+            rows[p[1]] = min(per_call, rows.get(p[1], per_call))
     return rows
 base, ser = load("base"), load("series")
 lines = [f"{'row':28} {'base':>8} {'series':>8} {'ratio':>6}"]
@@ -55,7 +57,7 @@ for name in base:
         worse += 1
         continue
     r = s / b if b else 1.0
-    worse += r > 1.005
+    worse += r > 1.01
     lines.append(f"{name:28} {b:8.1f} {s:8.1f} {r:6.2f}")
 table = "\n".join(lines)
 open(os.path.join(out, "table.txt"), "w").write(table + "\n")
