@@ -45,6 +45,7 @@ class Case:
         self.timeout, self.reason, self.line = timeout, reason, line
         self.status = None      # PASS, FAIL, ... as reported
         self.detail = ""
+        self.output = []        # what a guest case printed
 
     @property
     def id(self):
@@ -134,19 +135,30 @@ def make_initrd(base, outdir, boot, cases):
 
 
 def last_line_status(results):
-    """(finished case ids -> status, id of a case begun but not ended)"""
-    done, begun = {}, None
+    """(finished case ids -> (status, output lines), id of a case begun
+    but not ended)"""
+    done, begun, output = {}, None, []
     with open(results, errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
             if line.startswith("@@begin "):
-                begun = line.split()[1]
+                begun, output = line.split()[1], []
             elif line.startswith("@@result "):
                 parts = line.split()
                 status = parts[2] if len(parts) > 2 else "FAIL"
-                done[parts[1]] = status
-                begun = None
+                done[parts[1]] = (status, output)
+                begun, output = None, []
+            elif begun is not None:
+                output.append(line)
     return done, begun
+
+
+def why_failed(output):
+    """The line a failing case gave as its reason, if it gave one."""
+    for line in reversed(output):
+        if re.match(r"((FAIL|UNSUPPORTED|UNRESOLVED):\s*\S|not ok\b)", line):
+            return line.strip()
+    return ""
 
 
 def boot(args, kernel, initrd, append, console, results, cases, first, tag):
@@ -216,7 +228,9 @@ def run_guest(args, guest_cases, outdir, shard, logs):
         done, begun = last_line_status(results)
         for c in pending:
             if c.id in done:
-                c.status = done[c.id]
+                c.status, c.output = done[c.id]
+                if c.status != "PASS":
+                    c.detail = why_failed(c.output)
         if why or begun:
             victim = next((c for c in pending if c.id == begun), None)
             if victim is None:
@@ -494,6 +508,10 @@ def main():
             summary.write(line + "\n")
             if verdict != "passed" or args.verbose or "XFAIL" in why:
                 print(line)
+            if verdict == "failed" and c.output:
+                # CI keeps only the end of the log: show why here.
+                for out in c.output[-15:]:
+                    print(f"    | {out}")
     print(f"[test] logs and summary: {os.path.relpath(outdir)}")
     print(f"{counts['passed']} passed, {counts['failed']} failed, "
           f"{counts['skipped']} skipped")
