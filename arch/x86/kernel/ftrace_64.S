@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Entry trampolines of the x86-64 function hooks.
+ *
+ * A patched __fentry__ site calls one of two templates: ftrace_caller
+ * (struct ftrace_regs with the argument registers) or ftrace_regs_caller
+ * (a complete struct pt_regs, for ops that ask for SAVE_REGS, and the
+ * path that enters a direct-call trampoline). Both build their frame in
+ * the layout of struct pt_regs, because struct ftrace_regs is a pt_regs
+ * on x86 and callers read it through the pt_regs accessors.
+ *
+ * The code from each template's start to its *_end label is also copied
+ * into per-ops trampolines by arch/x86/kernel/ftrace.c. The copy must
+ * run anywhere, so everything up to *_end is position independent apart
+ * from three things the copier knows about: the RIP-relative load at
+ * *_op_ptr, the call at ftrace_call/ftrace_regs_call, and relative
+ * branches out of the copied range (relocated to their targets here).
+ * The ORC unwinder reads a copy with the template's ORC data, which is
+ * why a copy never reorders or inserts instructions before *_end.
+ */
+
+#include <linux/export.h>
+#include <linux/cfi_types.h>
+#include <linux/linkage.h>
+#include <asm/asm-offsets.h>
+#include <asm/ptrace.h>
+#include <asm/ftrace.h>
+#include <asm/nospec-branch.h>
+#include <asm/unwind_hints.h>
+#include <asm/frame.h>
+
+	.code64
+	.section .text, "ax"
+
+/*
+ * With frame pointers, the site is reached before the traced function
+ * has built its frame. Two frames are pushed so that a walk through
+ * %rbp shows the traced function and its parent: one for the parent's
+ * return address, one for the traced function's.
+ */
+#ifdef CONFIG_FRAME_POINTER
+# define HOOK_FP_FRAMES		(5 * 8)
+#else
+# define HOOK_FP_FRAMES		0
+#endif
+
+/* Bytes between %rsp and the hooked function's return slot. */
+#define HOOK_FRAME		(FRAME_SIZE + HOOK_FP_FRAMES)
+
+/*
+ * hook_enter - build the struct pt_regs frame of a hook.
+ * @pushed: bytes the template pushed before this (eflags: 8).
+ *
+ * On return: %rdi = address of the patched call (first argument),
+ * %rsi = the hooked function's return address (second argument), and
+ * ip, sp, bp, orig_ax and the argument registers are in the frame.
+ * Clobbers nothing that the hooked function relies on: every register
+ * it reads is saved before being reused.
+ */
+.macro hook_enter pushed=0
+#ifdef CONFIG_FRAME_POINTER
+	pushq	%rbp
+	pushq	\pushed+2*8(%rsp)	/* return address into the parent */
+	pushq	%rbp
+	movq	%rsp, %rbp
+	pushq	\pushed+3*8(%rsp)	/* return address into the function */
+	pushq	%rbp
+	movq	%rsp, %rbp
+#endif
+	subq	$FRAME_SIZE, %rsp
+	/* The six argument registers, and %al for variadic callees. */
+	movq	%rdi, RDI(%rsp)
+	movq	%rsi, RSI(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rcx, RCX(%rsp)
+	movq	%r8, R8(%rsp)
+	movq	%r9, R9(%rsp)
+	movq	%rax, RAX(%rsp)
+	movq	$0, ORIG_RAX(%rsp)
+#ifdef CONFIG_FRAME_POINTER
+	movq	HOOK_FRAME-8(%rsp), %rdx	/* %rbp as the site saw it */
+	movq	%rdx, RBP(%rsp)
+#else
+	movq	%rbp, RBP(%rsp)
+#endif
+	movq	HOOK_FRAME+\pushed(%rsp), %rdi
+	movq	%rdi, RIP(%rsp)
+	movq	HOOK_FRAME+\pushed+8(%rsp), %rsi
+	/* The sp of the hooked function: its return address is on top. */
+	leaq	HOOK_FRAME+\pushed+8(%rsp), %rdx
+	movq	%rdx, RSP(%rsp)
+	subq	$MCOUNT_INSN_SIZE, %rdi
+.endm
+
+/*
+ * hook_leave - restore what hook_enter saved and drop the frame.
+ * @keep: bytes of the frame to leave on the stack.
+ */
+.macro hook_leave keep=0
+	movq	R8(%rsp), %r8
+	movq	R9(%rsp), %r9
+	movq	RCX(%rsp), %rcx
+	movq	RDX(%rsp), %rdx
+	movq	RSI(%rsp), %rsi
+	movq	RDI(%rsp), %rdi
+	movq	RAX(%rsp), %rax
+	movq	RBP(%rsp), %rbp
+	addq	$HOOK_FRAME-\keep, %rsp
+.endm
+
+/*
+ * ret_to_stack_top - return to the address on top of the stack, which
+ * no call of ours pushed. A call to the next instruction first gives
+ * the return stack buffer an entry for this return to consume.
+ * @drop: what to do with the call's own return address.
+ */
+.macro ret_to_stack_top drop:vararg
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Lret_to_stack_top_\@
+	int3
+.Lret_to_stack_top_\@:
+	\drop
+	ALTERNATIVE __stringify(RET), \
+		__stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
+.endm
+
+/* A function that only returns, with the call-depth bookkeeping. */
+.macro hook_stub name, typed=0
+.if \typed
+SYM_TYPED_FUNC_START(\name)
+.else
+SYM_FUNC_START(\name)
+.endif
+	CALL_DEPTH_ACCOUNT
+	RET
+SYM_FUNC_END(\name)
+.endm
+
+/* The function the templates call while no hook is registered. */
+hook_stub ftrace_stub, typed=1
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+hook_stub ftrace_stub_graph, typed=1
+#endif
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+
+/* Every site is a NOP by the time anything runs; this is only a target. */
+hook_stub __fentry__
+EXPORT_SYMBOL(__fentry__)
+
+SYM_FUNC_START(ftrace_caller)
+	hook_enter
+	/* cs == 0 tells ftrace_get_regs() that this is not a full pt_regs. */
+	movq	$0, CS(%rsp)
+	/* The site called us directly, not through a call thunk. */
+	CALL_DEPTH_ACCOUNT
+
+SYM_INNER_LABEL(ftrace_caller_op_ptr, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* A copy loads its own ops here instead. */
+	movq	function_trace_op(%rip), %rdx
+	movq	%rsp, %rcx
+	CALL_DEPTH_ACCOUNT
+
+SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* Retargeted to the list function, or to the ops' own function. */
+	call	ftrace_stub
+
+	/* An IPMODIFY handler (livepatch) may have moved regs->ip. */
+	movq	RIP(%rsp), %rax
+	movq	%rax, HOOK_FRAME(%rsp)
+	hook_leave
+
+SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* Copies stop here and get a return made for their address. */
+	RET
+SYM_FUNC_END(ftrace_caller);
+STACK_FRAME_NON_STANDARD_FP(ftrace_caller)
+
+SYM_FUNC_START(ftrace_regs_caller)
+	/* First, before anything changes the flags. */
+	pushfq
+	hook_enter 8
+	CALL_DEPTH_ACCOUNT
+
+SYM_INNER_LABEL(ftrace_regs_caller_op_ptr, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	movq	function_trace_op(%rip), %rdx
+	/* The rest of pt_regs: callee-saved and scratch registers... */
+	movq	%rbx, RBX(%rsp)
+	movq	%r10, R10(%rsp)
+	movq	%r11, R11(%rsp)
+	movq	%r12, R12(%rsp)
+	movq	%r13, R13(%rsp)
+	movq	%r14, R14(%rsp)
+	movq	%r15, R15(%rsp)
+	/* ...and what an exception frame would hold. */
+	movq	$__KERNEL_CS, CS(%rsp)
+	movq	$__KERNEL_DS, SS(%rsp)
+	movq	HOOK_FRAME(%rsp), %rcx
+	movq	%rcx, EFLAGS(%rsp)
+	ENCODE_FRAME_POINTER
+	movq	%rsp, %rcx
+	CALL_DEPTH_ACCOUNT
+
+SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* Retargeted like ftrace_call. */
+	call	ftrace_stub
+
+	/*
+	 * Handlers may change any register, the flags and the ip (kprobes,
+	 * livepatch); %r11 is dead at a function's entry.
+	 */
+	movq	RBX(%rsp), %rbx
+	movq	R10(%rsp), %r10
+	movq	R12(%rsp), %r12
+	movq	R13(%rsp), %r13
+	movq	R14(%rsp), %r14
+	movq	R15(%rsp), %r15
+	movq	RIP(%rsp), %rax
+	movq	%rax, HOOK_FRAME+8(%rsp)
+	movq	EFLAGS(%rsp), %rax
+	movq	%rax, HOOK_FRAME(%rsp)
+
+	/*
+	 * A direct-call ops put its trampoline in orig_ax (see
+	 * arch_ftrace_set_direct_caller()). The branch is a 32-bit one so
+	 * that a copy of this code still reaches .Lregs_direct here.
+	 */
+	movq	ORIG_RAX(%rsp), %rax
+	testq	%rax, %rax
+	{disp32} jnz	.Lregs_direct
+
+	hook_leave
+	popfq
+
+SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* Copies stop here and get a return made for their address. */
+	RET
+
+.Lregs_direct:
+	/*
+	 * Enter the direct trampoline as if the site had called it: leave
+	 * eflags one slot below its usual place, the trampoline's address
+	 * in the eflags slot, then popfq and return into the trampoline.
+	 */
+	movq	HOOK_FRAME(%rsp), %rdi
+	movq	%rdi, HOOK_FRAME-8(%rsp)
+	movq	%rax, HOOK_FRAME(%rsp)
+	hook_leave 8
+	popfq
+	UNWIND_HINT_FUNC
+	ret_to_stack_top addq $8, %rsp
+SYM_FUNC_END(ftrace_regs_caller)
+STACK_FRAME_NON_STANDARD_FP(ftrace_regs_caller)
+
+/* A do-nothing direct trampoline, for tests and samples. */
+hook_stub ftrace_stub_direct_tramp
+
+#else /* !CONFIG_DYNAMIC_FTRACE */
+
+/* Without patching, every site calls here and we test for a tracer. */
+SYM_FUNC_START(__fentry__)
+	CALL_DEPTH_ACCOUNT
+	cmpq	$ftrace_stub, ftrace_trace_function
+	jnz	.Lfentry_hook
+	RET
+
+.Lfentry_hook:
+	hook_enter
+	movq	ftrace_trace_function, %r8
+	CALL_NOSPEC r8
+	hook_leave
+	RET
+SYM_FUNC_END(__fentry__)
+STACK_FRAME_NON_STANDARD_FP(__fentry__)
+EXPORT_SYMBOL(__fentry__)
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/*
+ * A hooked function returns here instead of to its caller. The return
+ * consumed our address, so the stack has no return address on top:
+ * push room for one, save the return registers in a struct ftrace_regs,
+ * ask fgraph for the real return address and go there.
+ */
+SYM_CODE_START(return_to_handler)
+	UNWIND_HINT_UNDEFINED
+	ANNOTATE_NOENDBR
+	movq	%rsp, %rdi
+	subq	$8, %rsp
+	UNWIND_HINT_FUNC
+	subq	$FRAME_SIZE, %rsp
+	/* The return value (%rax, %rdx), and what fgraph checks it by. */
+	movq	%rdi, RSP(%rsp)
+	movq	%rbp, RBP(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rax, RAX(%rsp)
+	movq	%rsp, %rdi
+	call	ftrace_return_to_handler
+	movq	%rax, %rdi		/* the real return address */
+	movq	RAX(%rsp), %rax
+	movq	RDX(%rsp), %rdx
+	addq	$FRAME_SIZE + 8, %rsp
+
+	/*
+	 * IBT forbids an indirect jump to a return address (no ENDBR), so
+	 * put it on the stack and return to it.
+	 */
+	ret_to_stack_top movq %rdi, (%rsp)
+SYM_CODE_END(return_to_handler)
+#endif
