@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86 backend of the function hooks.
+ *
+ * Two jobs: rewrite the 5-byte __fentry__ sites (a NOP, or a CALL to a
+ * trampoline) for the core, and build per-ops trampolines by copying
+ * the templates of ftrace_64.S.
+ *
+ * Every site is checked to hold exactly the bytes the core's records
+ * say before it is changed; a batch is checked whole before the first
+ * byte of it is written, so a surprise leaves the text as it was.
+ * Live text is only changed through the int3-safe text_poke machinery.
+ *
+ * Lock order: the core's ftrace_lock, then text_mutex, then tramp_lock.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/execmem.h>
+#include <linux/ftrace.h>
+#include <linux/memory.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/set_memory.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <asm/ftrace.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
+
+#include "ftrace_hooks.h"
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+
+/*
+ * Set while the core holds a batch open (between the two
+ * ftrace_arch_code_modify_*() hooks, with text_mutex held): site
+ * writes are then queued for text_poke_finish(). Outside a batch the
+ * core only rewrites text that cannot be running yet (boot, or a module
+ * still being loaded), which may be written in place.
+ */
+static bool site_batch_open;
+
+/**
+ * ftrace_arch_code_modify_prepare - open a batch of site updates
+ *
+ * The core calls this before it changes sites and holds its ftrace_lock
+ * across the batch; text_mutex keeps module loading and other text
+ * patchers out until ftrace_arch_code_modify_post_process().
+ */
+void ftrace_arch_code_modify_prepare(void)
+	__acquires(&text_mutex)
+{
+	mutex_lock(&text_mutex);
+	site_batch_open = true;
+}
+
+/**
+ * ftrace_arch_code_modify_post_process - write and close the batch
+ *
+ * Flushes whatever the batch queued, then lets other patchers in.
+ */
+void ftrace_arch_code_modify_post_process(void)
+	__releases(&text_mutex)
+{
+	lockdep_assert_held(&text_mutex);
+	text_poke_finish();
+	site_batch_open = false;
+	mutex_unlock(&text_mutex);
+}
+
+/* The bytes a site holds when it calls @target. */
+static void site_call_insn(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
+			   unsigned long target)
+{
+	/*
+	 * A plain CALL, never a call-depth thunk: the trampolines do their
+	 * own call-depth accounting.
+	 */
+	__text_gen_insn(insn, CALL_INSN_OPCODE, (void *)ip, (void *)target,
+			CALL_INSN_SIZE);
+}
+
+static void site_nop_insn(u8 insn[MCOUNT_INSN_SIZE])
+{
+	memcpy(insn, x86_nops[MCOUNT_INSN_SIZE], MCOUNT_INSN_SIZE);
+}
+
+/*
+ * What the last failed site_check() expected. The core reports a
+ * mismatch later, with ftrace_bug(), which prints ftrace_expected next
+ * to what the site holds; so it must outlive our stack frame. Updates
+ * are serialized by the core's ftrace_lock.
+ */
+static u8 site_expected[MCOUNT_INSN_SIZE];
+
+/* Is the site at @ip holding @expect? */
+static int site_check(unsigned long ip, const u8 *expect)
+{
+	u8 now[MCOUNT_INSN_SIZE];
+
+	if (copy_from_kernel_nofault(now, (void *)ip, MCOUNT_INSN_SIZE))
+		return -EFAULT;
+	if (memcmp(now, expect, MCOUNT_INSN_SIZE)) {
+		memcpy(site_expected, expect, MCOUNT_INSN_SIZE);
+		ftrace_expected = site_expected;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Rewrite one site from @old to @new. Marked __ref: text_poke_early()
+ * is init text, and it is only reached while init text is still there
+ * (boot) or for a module's own, not yet running, text.
+ */
+static int __ref site_rewrite(unsigned long ip, const u8 *old, const u8 *new)
+{
+	int ret = site_check(ip, old);
+
+	if (ret)
+		return ret;
+	if (site_batch_open)
+		text_poke_queue((void *)ip, new, MCOUNT_INSN_SIZE, NULL);
+	else
+		text_poke_early((void *)ip, new, MCOUNT_INSN_SIZE);
+	return 0;
+}
+
+int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
+		    unsigned long addr)
+{
+	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
+
+	site_call_insn(old, rec->ip, addr);
+	site_nop_insn(new);
+	return site_rewrite(rec->ip, old, new);
+}
+
+int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
+{
+	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
+
+	site_nop_insn(old);
+	site_call_insn(new, rec->ip, addr);
+	return site_rewrite(rec->ip, old, new);
+}
+
+int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
+		       unsigned long addr)
+{
+	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
+
+	site_call_insn(old, rec->ip, old_addr);
+	site_call_insn(new, rec->ip, addr);
+	return site_rewrite(rec->ip, old, new);
+}
+
+/*
+ * What the site of @rec holds now and what it should hold, for the
+ * update the core asks for. Returns false when the site stays as it is.
+ * Pure: reads the record, changes nothing.
+ */
+static bool site_plan(struct dyn_ftrace *rec, bool enable,
+		      u8 old[MCOUNT_INSN_SIZE], u8 new[MCOUNT_INSN_SIZE])
+{
+	switch (ftrace_test_record(rec, enable)) {
+	case FTRACE_UPDATE_MAKE_CALL:
+		site_nop_insn(old);
+		site_call_insn(new, rec->ip, ftrace_get_addr_new(rec));
+		return true;
+	case FTRACE_UPDATE_MODIFY_CALL:
+		site_call_insn(old, rec->ip, ftrace_get_addr_curr(rec));
+		site_call_insn(new, rec->ip, ftrace_get_addr_new(rec));
+		return true;
+	case FTRACE_UPDATE_MAKE_NOP:
+		site_call_insn(old, rec->ip, ftrace_get_addr_curr(rec));
+		site_nop_insn(new);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * ftrace_replace_code - bring every site to the state its record wants
+ * @enable: whether sites that want a call may get one
+ *
+ * Called by the core with a batch open. All sites are checked before
+ * any is queued: if one holds something unexpected, the core hears of
+ * it through ftrace_bug() and no site is changed.
+ */
+void ftrace_replace_code(int enable)
+{
+	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+	int ret;
+
+	lockdep_assert_held(&text_mutex);
+
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		if (!site_plan(rec, enable, old, new))
+			continue;
+		ret = site_check(rec->ip, old);
+		if (ret) {
+			ftrace_bug(ret, rec);
+			return;
+		}
+	}
+
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		if (!site_plan(rec, enable, old, new))
+			continue;
+		text_poke_queue((void *)rec->ip, new, MCOUNT_INSN_SIZE, NULL);
+		ftrace_update_record(rec, enable);
+	}
+	text_poke_finish();
+}
+
+/* Point the CALL at @ip, which must be a CALL, to @target. */
+static int call_retarget(unsigned long ip, unsigned long target)
+{
+	u8 new[CALL_INSN_SIZE];
+	u8 now;
+
+	lockdep_assert_held(&text_mutex);
+	if (copy_from_kernel_nofault(&now, (void *)ip, 1))
+		return -EFAULT;
+	if (WARN_ON_ONCE(now != CALL_INSN_OPCODE))
+		return -EINVAL;
+	site_call_insn(new, ip, target);
+	text_poke_bp((void *)ip, new, CALL_INSN_SIZE, NULL);
+	return 0;
+}
+
+/**
+ * ftrace_update_ftrace_func - set the function both templates call
+ * @func: the new callback (usually the core's list function)
+ *
+ * Called by the core with a batch open, so text_mutex is held.
+ *
+ * Return: 0, or -errno if a template's call site is not a CALL.
+ */
+int ftrace_update_ftrace_func(ftrace_func_t func)
+{
+	int ret;
+
+	ret = call_retarget((unsigned long)ftrace_call, (unsigned long)func);
+	if (ret)
+		return ret;
+	return call_retarget((unsigned long)ftrace_regs_call,
+			     (unsigned long)func);
+}
+
+void arch_ftrace_update_code(int command)
+{
+	ftrace_modify_all_code(command);
+}
+
+/* ------------------------------------------------ per-ops trampolines */
+
+/* One template: where its copy starts and ends and what gets patched. */
+struct hook_template {
+	void (*start)(void);
+	void (*end)(void);
+	void (*op_load)(void);	/* movq function_trace_op(%rip), %rdx */
+	void (*call)(void);	/* call <ops function> */
+};
+
+static const struct hook_template light_template = {
+	.start = ftrace_caller, .end = ftrace_caller_end,
+	.op_load = ftrace_caller_op_ptr, .call = ftrace_call,
+};
+
+static const struct hook_template regs_template = {
+	.start = ftrace_regs_caller, .end = ftrace_regs_caller_end,
+	.op_load = ftrace_regs_caller_op_ptr, .call = ftrace_regs_call,
+};
+
+static const struct hook_template *template_of(struct ftrace_ops *ops)
+{
+	return ops->flags & FTRACE_OPS_FL_SAVE_REGS ? &regs_template :
+						      &light_template;
+}
+
+static unsigned long tmpl_off(const struct hook_template *t, void (*l)(void))
+{
+	return (unsigned long)l - (unsigned long)t->start;
+}
+
+/* The op_load instruction: REX.W MOV r64, r/m64 with %rdx, %rip-based. */
+static const u8 op_load_opcode[] = { 0x48, 0x8b, 0x15 };
+#define OP_LOAD_SIZE	(sizeof(op_load_opcode) + sizeof(s32))
+
+/*
+ * A trampoline is the template's code, a return, and (8-aligned) the
+ * address of its ops, which the op_load reads instead of the global
+ * function_trace_op.
+ */
+static unsigned long tramp_ops_slot(const struct hook_template *t)
+{
+	return ALIGN(tmpl_off(t, t->end) + JMP32_INSN_SIZE, sizeof(long));
+}
+
+static unsigned long tramp_size(const struct hook_template *t)
+{
+	return tramp_ops_slot(t) + sizeof(long);
+}
+
+/*
+ * Trampolines we built, so that set_ftrace_ops_ro() can find them at
+ * the end of boot. tramp_lock protects tramp_list.
+ */
+struct tramp_node {
+	struct list_head list;
+	struct ftrace_ops *ops;
+	unsigned long addr;
+	unsigned int npages;
+};
+
+static DEFINE_MUTEX(tramp_lock);
+static LIST_HEAD(tramp_list);
+
+/* The return a copy ends with, generated for the copy's own address. */
+static void tramp_put_return(u8 *ip)
+{
+	if (cpu_wants_rethunk_at(ip)) {
+		__text_gen_insn(ip, JMP32_INSN_OPCODE, ip, x86_return_thunk,
+				JMP32_INSN_SIZE);
+	} else {
+		ip[0] = RET_INSN_OPCODE;
+		memset(ip + 1, INT3_INSN_OPCODE, JMP32_INSN_SIZE - 1);
+	}
+}
+
+/* Fill @buf (to live at @buf) with a trampoline for @ops. */
+static int tramp_fill(u8 *buf, const struct hook_template *t,
+		      struct ftrace_ops *ops)
+{
+	unsigned long len = tmpl_off(t, t->end);
+	unsigned long op_off = tmpl_off(t, t->op_load);
+	unsigned long call_off = tmpl_off(t, t->call);
+	unsigned long slot = tramp_ops_slot(t);
+	s32 disp;
+
+	if (copy_from_kernel_nofault(buf, (void *)t->start, len))
+		return -EFAULT;
+	if (WARN_ON_ONCE(memcmp(buf + op_off, op_load_opcode,
+				sizeof(op_load_opcode)) ||
+			 buf[call_off] != CALL_INSN_OPCODE))
+		return -EINVAL;
+
+	/*
+	 * Write the call to the ops' function as the template would hold
+	 * it; the relocation below then moves it, like every other branch
+	 * out of the copy, to the copy's address.
+	 */
+	site_call_insn(buf + call_off, (unsigned long)t->call,
+		       (unsigned long)ftrace_ops_get_func(ops));
+	text_poke_apply_relocation(buf, buf, len, (u8 *)t->start, len);
+	tramp_put_return(buf + len);
+
+	*(unsigned long *)(buf + slot) = (unsigned long)ops;
+	disp = slot - (op_off + OP_LOAD_SIZE);
+	memcpy(buf + op_off + sizeof(op_load_opcode), &disp, sizeof(disp));
+	return 0;
+}
+
+static unsigned long tramp_create(struct ftrace_ops *ops, unsigned int *size)
+{
+	const struct hook_template *t = template_of(ops);
+	struct tramp_node *node;
+	u8 *buf;
+	int ret;
+
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
+		return 0;
+	*size = tramp_size(t);
+	buf = execmem_alloc(EXECMEM_FTRACE, *size);
+	if (!buf)
+		goto free_node;
+
+	/* text_mutex: the templates' calls must not change under the copy. */
+	mutex_lock(&text_mutex);
+	ret = tramp_fill(buf, t, ops);
+	mutex_unlock(&text_mutex);
+	if (ret)
+		goto free_buf;
+
+	node->ops = ops;
+	node->addr = (unsigned long)buf;
+	node->npages = DIV_ROUND_UP(*size, PAGE_SIZE);
+	if (set_memory_rox(node->addr, node->npages))
+		goto free_buf;
+
+	mutex_lock(&tramp_lock);
+	list_add(&node->list, &tramp_list);
+	mutex_unlock(&tramp_lock);
+	ops->flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+	return node->addr;
+
+free_buf:
+	execmem_free(buf);
+free_node:
+	kfree(node);
+	return 0;
+}
+
+/**
+ * set_ftrace_ops_ro - make every trampoline read-only again
+ *
+ * Called once when the kernel's own text is made read-only, for the
+ * trampolines that were built before that point.
+ */
+void set_ftrace_ops_ro(void)
+{
+	struct tramp_node *node;
+
+	mutex_lock(&tramp_lock);
+	list_for_each_entry(node, &tramp_list, list)
+		set_memory_ro(node->addr, node->npages);
+	mutex_unlock(&tramp_lock);
+}
+
+/**
+ * arch_ftrace_update_trampoline - give @ops a trampoline of its own
+ * @ops: the ops about to be the only user of some sites
+ *
+ * Builds the trampoline the first time; later calls point it at the
+ * ops' current function. A trampoline the ops brought itself is left
+ * alone. Without one (no memory) the core uses the shared templates.
+ */
+void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
+{
+	const struct hook_template *t = template_of(ops);
+	unsigned int size;
+
+	if (!ops->trampoline) {
+		ops->trampoline = tramp_create(ops, &size);
+		if (ops->trampoline)
+			ops->trampoline_size = size;
+		return;
+	}
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return;
+
+	mutex_lock(&text_mutex);
+	call_retarget(ops->trampoline + tmpl_off(t, t->call),
+		      (unsigned long)ftrace_ops_get_func(ops));
+	mutex_unlock(&text_mutex);
+}
+
+/* The target of the CALL at @ip, or NULL if there is no CALL there. */
+static void *call_target(unsigned long ip)
+{
+	union text_poke_insn insn;
+
+	if (copy_from_kernel_nofault(&insn, (void *)ip, CALL_INSN_SIZE))
+		return NULL;
+	if (WARN_ON_ONCE(insn.opcode != CALL_INSN_OPCODE))
+		return NULL;
+	return (void *)(ip + CALL_INSN_SIZE + insn.disp);
+}
+
+/**
+ * arch_ftrace_trampoline_func - what a site's trampoline calls
+ * @ops: the ops the site is dedicated to, or NULL
+ * @rec: the site
+ *
+ * Return: the function called from @ops' trampoline, or from the shared
+ * template @rec uses; NULL for a trampoline that is not ours.
+ */
+void *arch_ftrace_trampoline_func(struct ftrace_ops *ops, struct dyn_ftrace *rec)
+{
+	const struct hook_template *t;
+
+	if (ops && (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)) {
+		t = template_of(ops);
+		return call_target(ops->trampoline + tmpl_off(t, t->call));
+	}
+	if (ops && ops->trampoline)
+		return NULL;
+	if (rec->flags & FTRACE_FL_REGS_EN)
+		return call_target((unsigned long)ftrace_regs_call);
+	return call_target((unsigned long)ftrace_call);
+}
+
+/**
+ * arch_ftrace_trampoline_free - free the trampoline we built for @ops
+ * @ops: an ops the core has made sure no CPU is running through
+ */
+void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
+{
+	struct tramp_node *node, *found = NULL;
+
+	if (!ops || !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return;
+
+	mutex_lock(&tramp_lock);
+	list_for_each_entry(node, &tramp_list, list) {
+		if (node->addr == ops->trampoline) {
+			list_del(&node->list);
+			found = node;
+			break;
+		}
+	}
+	mutex_unlock(&tramp_lock);
+
+	WARN_ON_ONCE(!found);
+	kfree(found);
+	execmem_free((void *)ops->trampoline);
+	ops->trampoline = 0;
+}
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+
+/**
+ * prepare_ftrace_return - divert a function's return to fgraph
+ * @ip: the hooked function's site
+ * @parent: where its return address is stored
+ * @frame_pointer: unused on x86-64 (0)
+ *
+ * When fgraph takes the call, *@parent is replaced by return_to_handler,
+ * which hands the real return address back on the way out.
+ */
+void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
+			   unsigned long frame_pointer)
+{
+	int bit;
+
+	/*
+	 * A negative stack address means a kernel virtual stack; a CPU
+	 * coming back from suspend can run this in real mode first.
+	 */
+	if (unlikely((long)__builtin_frame_address(0) >= 0))
+		return;
+	if (unlikely(ftrace_graph_is_dead() ||
+		     atomic_read(&current->tracing_graph_pause)))
+		return;
+
+	bit = ftrace_test_recursion_trylock(ip, *parent);
+	if (bit >= 0) {
+		if (function_graph_enter(*parent, ip, frame_pointer, parent) == 0)
+			*parent = (unsigned long)&return_to_handler;
+		ftrace_test_recursion_unlock(bit);
+	}
+}
+
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	/* The hooked function's sp points at its return address. */
+	unsigned long *ret_slot = (unsigned long *)arch_ftrace_regs(fregs)->regs.sp;
+
+	prepare_ftrace_return(ip, ret_slot, 0);
+}
+#endif
+
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER */
