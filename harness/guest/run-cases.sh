@@ -98,9 +98,21 @@ kunit_case() {
 	fi
 }
 
+# Some cases leave hooks behind: fgraph-profiler.tc leaves the function
+# profiler on, which sends every call through fgraph and makes each later
+# case several times slower. Start every case with no hooks attached, so
+# that a case's time does not depend on the case before it.
+reset_hooks() {
+	t=/sys/kernel/tracing
+	echo 0 >$t/function_profile_enabled 2>/dev/null
+	echo nop >$t/current_tracer 2>/dev/null
+	echo 0 >/proc/sys/kernel/stack_tracer_enabled 2>/dev/null
+}
+
 echo "@@guest $(uname -r) $(nproc) cpus"
 while read -r kind name limit; do
 	case "$kind" in ''|'#'*) continue ;; esac
+	reset_hooks
 	echo "@@begin $kind:$name"
 	echo "@@begin $kind:$name" >/dev/kmsg
 	case "$kind" in
