@@ -179,7 +179,10 @@ def restore_pristine(tree, pristine, rel):
         os.unlink(dst)
     if os.path.exists(src):
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        os.link(src, dst)
+        # A copy, not a link: the file must be newer than the objects
+        # built from the series' version, or make keeps those objects.
+        shutil.copyfile(src, dst)
+        shutil.copymode(src, dst)
 
 
 def sync_tree(tree, pristine, want):
