@@ -184,6 +184,58 @@ static bool site_plan(struct dyn_ftrace *rec, bool enable,
 	}
 }
 
+/* The records of one batch: the core's, walked with its iterator. */
+struct site_batch {
+	struct ftrace_rec_iter *iter;
+};
+
+static struct dyn_ftrace *batch_first(struct site_batch *b)
+{
+	b->iter = ftrace_rec_iter_start();
+	return b->iter ? ftrace_rec_iter_record(b->iter) : NULL;
+}
+
+static struct dyn_ftrace *batch_next(struct site_batch *b)
+{
+	b->iter = ftrace_rec_iter_next(b->iter);
+	return b->iter ? ftrace_rec_iter_record(b->iter) : NULL;
+}
+
+/*
+ * Bring every site of @b to the state its record wants. All sites are
+ * checked before any is queued, so that one holding something
+ * unexpected leaves the text as it was. Returns 0, or the error of the
+ * first such site with *@bad set to its record.
+ */
+static int site_batch_replace(struct site_batch *b, int enable,
+			      struct dyn_ftrace **bad)
+{
+	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
+	struct dyn_ftrace *rec;
+	int ret;
+
+	lockdep_assert_held(&text_mutex);
+
+	for (rec = batch_first(b); rec; rec = batch_next(b)) {
+		if (!site_plan(rec, enable, old, new))
+			continue;
+		ret = site_check(rec->ip, old);
+		if (ret) {
+			*bad = rec;
+			return ret;
+		}
+	}
+
+	for (rec = batch_first(b); rec; rec = batch_next(b)) {
+		if (!site_plan(rec, enable, old, new))
+			continue;
+		text_poke_queue((void *)rec->ip, new, MCOUNT_INSN_SIZE, NULL);
+		ftrace_update_record(rec, enable);
+	}
+	text_poke_finish();
+	return 0;
+}
+
 /**
  * ftrace_replace_code - bring every site to the state its record wants
  * @enable: whether sites that want a call may get one
@@ -194,32 +246,13 @@ static bool site_plan(struct dyn_ftrace *rec, bool enable,
  */
 void ftrace_replace_code(int enable)
 {
-	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
-	struct ftrace_rec_iter *iter;
-	struct dyn_ftrace *rec;
+	struct site_batch b = { };
+	struct dyn_ftrace *bad = NULL;
 	int ret;
 
-	lockdep_assert_held(&text_mutex);
-
-	for_ftrace_rec_iter(iter) {
-		rec = ftrace_rec_iter_record(iter);
-		if (!site_plan(rec, enable, old, new))
-			continue;
-		ret = site_check(rec->ip, old);
-		if (ret) {
-			ftrace_bug(ret, rec);
-			return;
-		}
-	}
-
-	for_ftrace_rec_iter(iter) {
-		rec = ftrace_rec_iter_record(iter);
-		if (!site_plan(rec, enable, old, new))
-			continue;
-		text_poke_queue((void *)rec->ip, new, MCOUNT_INSN_SIZE, NULL);
-		ftrace_update_record(rec, enable);
-	}
-	text_poke_finish();
+	ret = site_batch_replace(&b, enable, &bad);
+	if (ret)
+		ftrace_bug(ret, bad);
 }
 
 /* Point the CALL at @ip, which must be a CALL, to @target. */
