@@ -184,19 +184,39 @@ static bool site_plan(struct dyn_ftrace *rec, bool enable,
 	}
 }
 
-/* The records of one batch: the core's, walked with its iterator. */
+/*
+ * The records of one batch: the core's, walked with its iterator. The
+ * KUnit suite (ftrace_kunit.c) has a batch walk a small array of
+ * records of its own instead, so that it can watch a batch be refused
+ * without the refusal reaching ftrace_bug(), which stops all function
+ * tracing for good.
+ */
 struct site_batch {
 	struct ftrace_rec_iter *iter;
+#ifdef CONFIG_FTRACE_X86_KUNIT_TEST
+	struct dyn_ftrace *recs;
+	unsigned int nr, pos;
+#endif
 };
 
 static struct dyn_ftrace *batch_first(struct site_batch *b)
 {
+#ifdef CONFIG_FTRACE_X86_KUNIT_TEST
+	if (b->recs) {
+		b->pos = 0;
+		return b->nr ? b->recs : NULL;
+	}
+#endif
 	b->iter = ftrace_rec_iter_start();
 	return b->iter ? ftrace_rec_iter_record(b->iter) : NULL;
 }
 
 static struct dyn_ftrace *batch_next(struct site_batch *b)
 {
+#ifdef CONFIG_FTRACE_X86_KUNIT_TEST
+	if (b->recs)
+		return ++b->pos < b->nr ? &b->recs[b->pos] : NULL;
+#endif
 	b->iter = ftrace_rec_iter_next(b->iter);
 	return b->iter ? ftrace_rec_iter_record(b->iter) : NULL;
 }
@@ -599,3 +619,8 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 #endif
 
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
+
+#ifdef CONFIG_FTRACE_X86_KUNIT_TEST
+/* The suite needs the static helpers and the test seam above. */
+#include "ftrace_kunit.c"
+#endif

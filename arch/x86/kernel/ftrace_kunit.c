@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the error paths of the x86 function-hook backend.
+ *
+ * The site check: a site is only written if it holds the bytes its
+ * record says it holds, and a batch is only written if every site in it
+ * does. A site that cannot be read is refused with -EFAULT, one that
+ * holds something else with -EINVAL.
+ *
+ * This file is included at the end of ftrace.c (with
+ * CONFIG_FTRACE_X86_KUNIT_TEST), so it reaches the backend's static
+ * helpers and its test seam: struct site_batch can walk an array of
+ * records. Like ftrace.c it is not instrumented; the tracees are, in
+ * ftrace_kunit_tracee.c.
+ *
+ * The site cases rewrite the sites of their own tracees behind the
+ * core's back: they make up records saying whatever a case needs, while
+ * the core's records of those tracees still say NOP. That is safe
+ * because nothing but this suite calls or traces the tracees (a case
+ * skips if its sites are not NOPs when it starts), and because a case
+ * holds the backend's batch open, and so text_mutex, from the moment it
+ * checks the sites until it has put the NOPs back: the core cannot run
+ * a batch of its own meanwhile. The core's ftrace_lock is not held, so
+ * a module being loaded during a case would find the batch open; the
+ * suite runs at boot, before user space, and loads no module itself.
+ *
+ * A case never aborts (KUNIT_ASSERT) while it holds text_mutex: KUnit
+ * would end the test thread with the lock held.
+ */
+
+#include <kunit/test.h>
+#include <linux/vmalloc.h>
+
+#include "ftrace_kunit.h"
+
+enum fxk_idx {
+	FXK_SITE,
+	FXK_BATCH_A,
+	FXK_BATCH_B,
+	FXK_BATCH_C,
+	FXK_NR,
+};
+
+static void * const fxk_tracees[FXK_NR] = {
+	[FXK_SITE] = fxkt_site,
+	[FXK_BATCH_A] = fxkt_batch_a,
+	[FXK_BATCH_B] = fxkt_batch_b,
+	[FXK_BATCH_C] = fxkt_batch_c,
+};
+
+/* The __fentry__ site of each tracee, found by fxk_suite_init(). */
+static unsigned long fxk_ips[FXK_NR];
+
+static const u8 *fxk_nop(void)
+{
+	return x86_nops[MCOUNT_INSN_SIZE];
+}
+
+/*
+ * The CALL a site at @ip holds when it calls @target, worked out here
+ * rather than with the backend's own helper.
+ */
+static void fxk_call(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
+		     unsigned long target)
+{
+	s32 rel = target - (ip + CALL_INSN_SIZE);
+
+	insn[0] = CALL_INSN_OPCODE;
+	memcpy(insn + 1, &rel, sizeof(rel));
+}
+
+static bool fxk_site_is(unsigned long ip, const u8 *insn)
+{
+	return !memcmp((void *)ip, insn, MCOUNT_INSN_SIZE);
+}
+
+/* Set up a site's state without going through the code under test. */
+static void fxk_poke(unsigned long ip, const u8 *insn)
+{
+	text_poke_bp((void *)ip, insn, MCOUNT_INSN_SIZE, NULL);
+}
+
+/*
+ * Open the backend's batch, as the core does before it changes sites,
+ * for a case that changes the sites of @recs. Returns false, with the
+ * batch closed again, if one of them is not a NOP: something else
+ * traces that tracee, and the case must leave it alone.
+ */
+static bool fxk_sites_open(const struct dyn_ftrace *recs, unsigned int nr)
+{
+	unsigned int i;
+
+	ftrace_arch_code_modify_prepare();
+	for (i = 0; i < nr; i++) {
+		if (!fxk_site_is(recs[i].ip, fxk_nop())) {
+			ftrace_arch_code_modify_post_process();
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Put back the NOP of each site of @recs, then close the batch. */
+static void fxk_sites_close(const struct dyn_ftrace *recs, unsigned int nr)
+{
+	unsigned int i;
+
+	text_poke_finish();
+	for (i = 0; i < nr; i++) {
+		if (!fxk_site_is(recs[i].ip, fxk_nop()))
+			fxk_poke(recs[i].ip, fxk_nop());
+	}
+	ftrace_arch_code_modify_post_process();
+}
+
+/*
+ * A backend call returned @ret for the site at @ip, which held @held:
+ * it must have refused with -EINVAL, left @held there (also once the
+ * queue is written out) and told the core, for ftrace_bug(), that it
+ * expected @want.
+ */
+static void fxk_expect_refused(struct kunit *test, int ret, unsigned long ip,
+			       const u8 *held, const u8 *want)
+{
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ip, held, MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_expected);
+	if (ftrace_expected)
+		KUNIT_EXPECT_MEMEQ(test, ftrace_expected, want,
+				   MCOUNT_INSN_SIZE);
+}
+
+/* ftrace_make_call() only turns the NOP its record promises into a CALL. */
+static void fxk_make_call_test(struct kunit *test)
+{
+	struct dyn_ftrace rec = { .ip = fxk_ips[FXK_SITE] };
+	u8 call[MCOUNT_INSN_SIZE];
+	int ret;
+
+	fxk_call(call, rec.ip, FTRACE_ADDR);
+	if (!fxk_sites_open(&rec, 1))
+		kunit_skip(test, "fxkt_site is traced by someone else");
+
+	ret = ftrace_make_call(&rec, FTRACE_ADDR);
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, call, MCOUNT_INSN_SIZE);
+
+	/*
+	 * A CALL where the record says NOP: refused, whether or not it is
+	 * the CALL that would have been written.
+	 */
+	fxk_poke(rec.ip, call);
+	ftrace_expected = NULL;
+	ret = ftrace_make_call(&rec, FTRACE_REGS_ADDR);
+	fxk_expect_refused(test, ret, rec.ip, call, fxk_nop());
+
+	ftrace_expected = NULL;
+	ret = ftrace_make_call(&rec, FTRACE_ADDR);
+	fxk_expect_refused(test, ret, rec.ip, call, fxk_nop());
+
+	fxk_sites_close(&rec, 1);
+}
+
+/* ftrace_make_nop() only removes the CALL its record promises. */
+static void fxk_make_nop_test(struct kunit *test)
+{
+	struct dyn_ftrace rec = { .ip = fxk_ips[FXK_SITE] };
+	u8 call[MCOUNT_INSN_SIZE], regs_call[MCOUNT_INSN_SIZE];
+	int ret;
+
+	fxk_call(call, rec.ip, FTRACE_ADDR);
+	fxk_call(regs_call, rec.ip, FTRACE_REGS_ADDR);
+	if (!fxk_sites_open(&rec, 1))
+		kunit_skip(test, "fxkt_site is traced by someone else");
+
+	/* Already a NOP: the CALL to take out is missing. */
+	ftrace_expected = NULL;
+	ret = ftrace_make_nop(NULL, &rec, FTRACE_ADDR);
+	fxk_expect_refused(test, ret, rec.ip, fxk_nop(), call);
+
+	/* A CALL, but to another trampoline than the record says. */
+	fxk_poke(rec.ip, regs_call);
+	ftrace_expected = NULL;
+	ret = ftrace_make_nop(NULL, &rec, FTRACE_ADDR);
+	fxk_expect_refused(test, ret, rec.ip, regs_call, call);
+
+	ret = ftrace_make_nop(NULL, &rec, FTRACE_REGS_ADDR);
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, fxk_nop(), MCOUNT_INSN_SIZE);
+
+	fxk_sites_close(&rec, 1);
+}
+
+/* ftrace_modify_call() only retargets the CALL its record promises. */
+static void fxk_modify_call_test(struct kunit *test)
+{
+	struct dyn_ftrace rec = { .ip = fxk_ips[FXK_SITE] };
+	u8 call[MCOUNT_INSN_SIZE], regs_call[MCOUNT_INSN_SIZE];
+	int ret;
+
+	fxk_call(call, rec.ip, FTRACE_ADDR);
+	fxk_call(regs_call, rec.ip, FTRACE_REGS_ADDR);
+	if (!fxk_sites_open(&rec, 1))
+		kunit_skip(test, "fxkt_site is traced by someone else");
+
+	/* A NOP: there is no CALL to retarget. */
+	ftrace_expected = NULL;
+	ret = ftrace_modify_call(&rec, FTRACE_ADDR, FTRACE_REGS_ADDR);
+	fxk_expect_refused(test, ret, rec.ip, fxk_nop(), call);
+
+	/* A CALL to the new target already, not to the old one. */
+	fxk_poke(rec.ip, regs_call);
+	ftrace_expected = NULL;
+	ret = ftrace_modify_call(&rec, FTRACE_ADDR, FTRACE_REGS_ADDR);
+	fxk_expect_refused(test, ret, rec.ip, regs_call, call);
+
+	ret = ftrace_modify_call(&rec, FTRACE_REGS_ADDR, FTRACE_ADDR);
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, call, MCOUNT_INSN_SIZE);
+
+	fxk_sites_close(&rec, 1);
+}
+
+static void fxk_vfree(void *p)
+{
+	vfree(p);
+}
+
+/* A site that cannot be read is refused with -EFAULT, not written. */
+static void fxk_unreadable_site_test(struct kunit *test)
+{
+	static const u8 tail[2] = { INT3_INSN_OPCODE, INT3_INSN_OPCODE };
+	struct dyn_ftrace rec = { };
+	int call_ret, nop_ret, modify_ret;
+	u8 *page;
+
+	/*
+	 * vmalloc() leaves an unmapped guard page after each area: five
+	 * bytes from two before the end can only be read in part.
+	 */
+	page = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_vfree, page));
+	memset(page, INT3_INSN_OPCODE, PAGE_SIZE);
+	rec.ip = (unsigned long)page + PAGE_SIZE - sizeof(tail);
+
+	ftrace_arch_code_modify_prepare();
+	call_ret = ftrace_make_call(&rec, FTRACE_ADDR);
+	nop_ret = ftrace_make_nop(NULL, &rec, FTRACE_ADDR);
+	modify_ret = ftrace_modify_call(&rec, FTRACE_ADDR, FTRACE_REGS_ADDR);
+	ftrace_arch_code_modify_post_process();
+
+	KUNIT_EXPECT_EQ(test, call_ret, -EFAULT);
+	KUNIT_EXPECT_EQ(test, nop_ret, -EFAULT);
+	KUNIT_EXPECT_EQ(test, modify_ret, -EFAULT);
+	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, tail, sizeof(tail));
+}
+
+/* Records of the three batch tracees, all with one user and @flags. */
+static void fxk_batch_recs(struct dyn_ftrace recs[3], unsigned long flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		recs[i] = (struct dyn_ftrace) {
+			.ip = fxk_ips[FXK_BATCH_A + i],
+			.flags = 1 | flags,
+		};
+	}
+}
+
+/*
+ * A batch that turns NOPs into CALLs is refused whole when its last
+ * site is not a NOP: the first two, which are, must stay NOPs too.
+ */
+static void fxk_batch_make_calls_test(struct kunit *test)
+{
+	struct dyn_ftrace recs[3], *bad = NULL;
+	struct site_batch b = { .recs = recs, .nr = ARRAY_SIZE(recs) };
+	u8 call[3][MCOUNT_INSN_SIZE];
+	unsigned int i;
+	int ret;
+
+	fxk_batch_recs(recs, 0);
+	for (i = 0; i < 3; i++)
+		fxk_call(call[i], recs[i].ip, FTRACE_ADDR);
+	if (!fxk_sites_open(recs, 3))
+		kunit_skip(test, "a batch tracee is traced by someone else");
+
+	fxk_poke(recs[2].ip, call[2]);
+	ftrace_expected = NULL;
+	ret = site_batch_replace(&b, 1, &bad);
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &recs[2]);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_expected);
+	if (ftrace_expected)
+		KUNIT_EXPECT_MEMEQ(test, ftrace_expected, fxk_nop(),
+				   MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[0].ip, fxk_nop(),
+			   MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[1].ip, fxk_nop(),
+			   MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
+			   MCOUNT_INSN_SIZE);
+	/* No record may claim a CALL it did not get. */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, recs[i].flags, 1UL);
+
+	/* With the surprise gone, the same batch goes through. */
+	fxk_poke(recs[2].ip, fxk_nop());
+	ret = site_batch_replace(&b, 1, &bad);
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_MEMEQ(test, (void *)recs[i].ip, call[i],
+				   MCOUNT_INSN_SIZE);
+		KUNIT_EXPECT_TRUE(test, recs[i].flags & FTRACE_FL_ENABLED);
+	}
+
+	fxk_sites_close(recs, 3);
+}
+
+/*
+ * A batch that turns CALLs into NOPs is refused whole when its middle
+ * site calls another trampoline than its record says: the first and
+ * the last must keep their CALLs.
+ */
+static void fxk_batch_make_nops_test(struct kunit *test)
+{
+	struct dyn_ftrace recs[3], *bad = NULL;
+	struct site_batch b = { .recs = recs, .nr = ARRAY_SIZE(recs) };
+	u8 call[3][MCOUNT_INSN_SIZE], regs_call[MCOUNT_INSN_SIZE];
+	unsigned int i;
+	int ret;
+
+	fxk_batch_recs(recs, FTRACE_FL_ENABLED);
+	for (i = 0; i < 3; i++)
+		fxk_call(call[i], recs[i].ip, FTRACE_ADDR);
+	fxk_call(regs_call, recs[1].ip, FTRACE_REGS_ADDR);
+	if (!fxk_sites_open(recs, 3))
+		kunit_skip(test, "a batch tracee is traced by someone else");
+
+	fxk_poke(recs[0].ip, call[0]);
+	fxk_poke(recs[1].ip, regs_call);
+	fxk_poke(recs[2].ip, call[2]);
+	ftrace_expected = NULL;
+	ret = site_batch_replace(&b, 0, &bad);
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &recs[1]);
+	KUNIT_EXPECT_NOT_NULL(test, ftrace_expected);
+	if (ftrace_expected)
+		KUNIT_EXPECT_MEMEQ(test, ftrace_expected, call[1],
+				   MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[0].ip, call[0],
+			   MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[1].ip, regs_call,
+			   MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
+			   MCOUNT_INSN_SIZE);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, recs[i].flags, 1UL | FTRACE_FL_ENABLED);
+
+	fxk_poke(recs[1].ip, call[1]);
+	ret = site_batch_replace(&b, 0, &bad);
+	text_poke_finish();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_MEMEQ(test, (void *)recs[i].ip, fxk_nop(),
+				   MCOUNT_INSN_SIZE);
+		KUNIT_EXPECT_FALSE(test, recs[i].flags & FTRACE_FL_ENABLED);
+	}
+
+	fxk_sites_close(recs, 3);
+}
+
+static int fxk_suite_init(struct kunit_suite *suite)
+{
+	unsigned int i;
+
+	for (i = 0; i < FXK_NR; i++) {
+		fxk_ips[i] = ftrace_location((unsigned long)fxk_tracees[i]);
+		if (!fxk_ips[i]) {
+			pr_err("%ps has no ftrace record\n", fxk_tracees[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static struct kunit_case fxk_cases[] = {
+	KUNIT_CASE(fxk_make_call_test),
+	KUNIT_CASE(fxk_make_nop_test),
+	KUNIT_CASE(fxk_modify_call_test),
+	KUNIT_CASE(fxk_unreadable_site_test),
+	KUNIT_CASE(fxk_batch_make_calls_test),
+	KUNIT_CASE(fxk_batch_make_nops_test),
+	{}
+};
+
+static struct kunit_suite fxk_suite = {
+	.name = "ftrace_x86",
+	.suite_init = fxk_suite_init,
+	.test_cases = fxk_cases,
+};
+
+kunit_test_suite(fxk_suite);

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracees of the x86 backend's KUnit suite (ftrace_kunit.c).
+ *
+ * This file is instrumented like the rest of arch/x86/kernel (ftrace.c
+ * is not), so each function starts with a __fentry__ site that has an
+ * ftrace record. Each is noinline and has a body of its own, so that no
+ * call is inlined and identical-code folding cannot merge two of them.
+ *
+ * Nothing calls them: the suite writes CALLs into their sites behind
+ * the core's back, which is safe only while nothing runs them.
+ */
+#include <linux/compiler.h>
+
+#include "ftrace_kunit.h"
+
+noinline int fxkt_site(int x)
+{
+	barrier();
+	return x * 3 + 5;
+}
+
+noinline int fxkt_batch_a(int x)
+{
+	barrier();
+	return x * 7 + 11;
+}
+
+noinline int fxkt_batch_b(int x)
+{
+	barrier();
+	return x * 13 + 17;
+}
+
+noinline int fxkt_batch_c(int x)
+{
+	barrier();
+	return x * 19 + 23;
+}
