@@ -379,6 +379,23 @@ struct tramp_node {
 static DEFINE_MUTEX(tramp_lock);
 static LIST_HEAD(tramp_list);
 
+#ifdef CONFIG_FTRACE_X86_KUNIT_TEST
+/*
+ * The KUnit suite sets this to an ops of its own, to have that ops'
+ * trampoline fail to build as if memory had run out.
+ */
+static struct ftrace_ops *tramp_alloc_fails_for;
+#endif
+
+static void *tramp_alloc(struct ftrace_ops *ops, unsigned int size)
+{
+#ifdef CONFIG_FTRACE_X86_KUNIT_TEST
+	if (READ_ONCE(tramp_alloc_fails_for) == ops)
+		return NULL;
+#endif
+	return execmem_alloc(EXECMEM_FTRACE, size);
+}
+
 /* The return a copy ends with, generated for the copy's own address. */
 static void tramp_put_return(u8 *ip)
 {
@@ -435,7 +452,7 @@ static unsigned long tramp_create(struct ftrace_ops *ops, unsigned int *size)
 	if (!node)
 		return 0;
 	*size = tramp_size(t);
-	buf = execmem_alloc(EXECMEM_FTRACE, *size);
+	buf = tramp_alloc(ops, *size);
 	if (!buf)
 		goto free_node;
 
@@ -621,6 +638,6 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
 
 #ifdef CONFIG_FTRACE_X86_KUNIT_TEST
-/* The suite needs the static helpers and the test seam above. */
+/* The suite needs the static helpers and the test seams above. */
 #include "ftrace_kunit.c"
 #endif

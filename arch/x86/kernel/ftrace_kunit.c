@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for the error paths of the x86 function-hook backend.
+ * KUnit suite for two error paths of the x86 function-hook backend.
  *
  * The site check: a site is only written if it holds the bytes its
  * record says it holds, and a batch is only written if every site in it
  * does. A site that cannot be read is refused with -EFAULT, one that
  * holds something else with -EINVAL.
  *
+ * The trampoline builder: when a per-ops trampoline cannot be built,
+ * the ops gets none, the backend keeps nothing of the attempt, and the
+ * core calls the ops from the shared template instead.
+ *
  * This file is included at the end of ftrace.c (with
  * CONFIG_FTRACE_X86_KUNIT_TEST), so it reaches the backend's static
- * helpers and its test seam: struct site_batch can walk an array of
- * records. Like ftrace.c it is not instrumented; the tracees are, in
- * ftrace_kunit_tracee.c.
+ * helpers and its two test seams: struct site_batch can walk an array
+ * of records, and tramp_alloc_fails_for makes one ops' trampoline
+ * allocation fail. Like ftrace.c it is not instrumented; the tracees
+ * are, in ftrace_kunit_tracee.c.
  *
  * The site cases rewrite the sites of their own tracees behind the
  * core's back: they make up records saying whatever a case needs, while
@@ -38,6 +43,7 @@ enum fxk_idx {
 	FXK_BATCH_A,
 	FXK_BATCH_B,
 	FXK_BATCH_C,
+	FXK_TRAMP,
 	FXK_NR,
 };
 
@@ -46,6 +52,7 @@ static void * const fxk_tracees[FXK_NR] = {
 	[FXK_BATCH_A] = fxkt_batch_a,
 	[FXK_BATCH_B] = fxkt_batch_b,
 	[FXK_BATCH_C] = fxkt_batch_c,
+	[FXK_TRAMP] = fxkt_tramp,
 };
 
 /* The __fentry__ site of each tracee, found by fxk_suite_init(). */
@@ -380,6 +387,145 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 	fxk_sites_close(recs, 3);
 }
 
+/* An ops hooking fxkt_tramp() alone, and how often it was called. */
+struct fxk_probe {
+	struct ftrace_ops ops;
+	atomic_t hits;
+};
+
+static void fxk_probe_func(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fxk_probe *p = container_of(op, struct fxk_probe, ops);
+
+	if (ip == fxk_ips[FXK_TRAMP])
+		atomic_inc(&p->hits);
+}
+
+/* KUnit action: unregister the ops if a case left it, free its filter. */
+static void fxk_probe_release(void *data)
+{
+	struct fxk_probe *p = data;
+
+	if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
+		WARN_ON(unregister_ftrace_function(&p->ops));
+	ftrace_free_filter(&p->ops);
+}
+
+/*
+ * Allocated rather than static: the core frees the trampoline of a
+ * dynamic ops only (one outside the kernel's data), so a static ops
+ * would keep the first trampoline it got.
+ */
+static struct fxk_probe *fxk_probe_new(struct kunit *test)
+{
+	struct fxk_probe *p;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->ops.func = fxk_probe_func;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_probe_release, p));
+	KUNIT_ASSERT_EQ(test, 0, ftrace_set_filter_ip(&p->ops,
+						      fxk_ips[FXK_TRAMP],
+						      0, 0));
+	return p;
+}
+
+/* How many trampolines the backend tracks for @ops, or for all if NULL. */
+static unsigned int fxk_tramp_nodes(const struct ftrace_ops *ops)
+{
+	struct tramp_node *node;
+	unsigned int n = 0;
+
+	mutex_lock(&tramp_lock);
+	list_for_each_entry(node, &tramp_list, list) {
+		if (!ops || node->ops == ops)
+			n++;
+	}
+	mutex_unlock(&tramp_lock);
+	return n;
+}
+
+/* KUnit action: let trampolines be built again. */
+static void fxk_tramp_alloc_works(void *unused)
+{
+	WRITE_ONCE(tramp_alloc_fails_for, NULL);
+}
+
+/*
+ * When an ops' trampoline cannot be built, the ops is left without
+ * one, the backend keeps nothing of the attempt, and the core calls
+ * the ops from the shared template instead.
+ */
+static void fxk_tramp_fallback_test(struct kunit *test)
+{
+	unsigned long ip = fxk_ips[FXK_TRAMP];
+	u8 call[MCOUNT_INSN_SIZE];
+	struct fxk_probe *p;
+	unsigned int tramps;
+
+	if (!fxk_site_is(ip, fxk_nop()))
+		kunit_skip(test, "fxkt_tramp is traced by someone else");
+	p = fxk_probe_new(test);
+	WRITE_ONCE(tramp_alloc_fails_for, &p->ops);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_tramp_alloc_works,
+						  NULL));
+	tramps = fxk_tramp_nodes(NULL);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&p->ops), 0);
+	KUNIT_EXPECT_EQ(test, p->ops.trampoline, 0UL);
+	KUNIT_EXPECT_EQ(test, p->ops.trampoline_size, 0U);
+	KUNIT_EXPECT_FALSE(test, p->ops.flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	KUNIT_EXPECT_EQ(test, fxk_tramp_nodes(&p->ops), 0U);
+	KUNIT_EXPECT_EQ(test, fxk_tramp_nodes(NULL), tramps);
+
+	fxk_call(call, ip, FTRACE_ADDR);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ip, call, MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(1), 60);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
+
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&p->ops), 0);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ip, fxk_nop(), MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, fxk_tramp_nodes(NULL), tramps);
+}
+
+/*
+ * The counterpart: with the allocation working, the same ops gets a
+ * trampoline of its own, its site calls it, and unregistering the ops
+ * frees it.
+ */
+static void fxk_tramp_built_test(struct kunit *test)
+{
+	unsigned long ip = fxk_ips[FXK_TRAMP];
+	u8 call[MCOUNT_INSN_SIZE];
+	struct fxk_probe *p;
+	unsigned int tramps;
+
+	if (!fxk_site_is(ip, fxk_nop()))
+		kunit_skip(test, "fxkt_tramp is traced by someone else");
+	p = fxk_probe_new(test);
+	tramps = fxk_tramp_nodes(NULL);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&p->ops), 0);
+	KUNIT_ASSERT_NE(test, p->ops.trampoline, 0UL);
+	KUNIT_EXPECT_NE(test, p->ops.trampoline_size, 0U);
+	KUNIT_EXPECT_TRUE(test, p->ops.flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	KUNIT_EXPECT_EQ(test, fxk_tramp_nodes(&p->ops), 1U);
+	KUNIT_EXPECT_EQ(test, fxk_tramp_nodes(NULL), tramps + 1);
+
+	fxk_call(call, ip, p->ops.trampoline);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ip, call, MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 1);
+
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&p->ops), 0);
+	KUNIT_EXPECT_EQ(test, p->ops.trampoline, 0UL);
+	KUNIT_EXPECT_EQ(test, fxk_tramp_nodes(NULL), tramps);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ip, fxk_nop(), MCOUNT_INSN_SIZE);
+}
+
 static int fxk_suite_init(struct kunit_suite *suite)
 {
 	unsigned int i;
@@ -401,6 +547,8 @@ static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_unreadable_site_test),
 	KUNIT_CASE(fxk_batch_make_calls_test),
 	KUNIT_CASE(fxk_batch_make_nops_test),
+	KUNIT_CASE(fxk_tramp_fallback_test),
+	KUNIT_CASE(fxk_tramp_built_test),
 	{}
 };
 

@@ -7,8 +7,9 @@
  * ftrace record. Each is noinline and has a body of its own, so that no
  * call is inlined and identical-code folding cannot merge two of them.
  *
- * Nothing calls them: the suite writes CALLs into their sites behind
- * the core's back, which is safe only while nothing runs them.
+ * Nothing but the suite calls them, and it calls only fxkt_tramp(): it
+ * writes CALLs into the other sites behind the core's back, which is
+ * safe only while nothing runs them.
  */
 #include <linux/compiler.h>
 
@@ -36,4 +37,10 @@ noinline int fxkt_batch_c(int x)
 {
 	barrier();
 	return x * 19 + 23;
+}
+
+noinline int fxkt_tramp(int x)
+{
+	barrier();
+	return x * 29 + 31;
 }
