@@ -43,10 +43,20 @@ run_make() {
 step "kernel and modules in ${build#$PWD/} (log: ${log#$PWD/})"
 run_make "kernel" bzImage modules
 
+# A module's BTF is split against vmlinux's, but kbuild relinks an
+# external module only when its own sources change: after vmlinux
+# changes, an old .ko carries BTF the kernel refuses ("failed to
+# validate module BTF") and modprobe fails with EINVAL.  Drop the .ko
+# files older than vmlinux so that they are linked again.
+relink_stale_modules() {
+	find "$1" -name '*.ko' ! -newer "$build/vmlinux" -delete
+}
+
 # Our own modules (the demo's ftrace_hits.ko and friends).
 hm=$build/harness-modules
 mkdir -p "$hm"
 rsync -a "$here/modules/" "$hm/"
+relink_stale_modules "$hm"
 run_make "harness modules" M="$hm" modules
 
 if [ "$flavour" = test ]; then
