@@ -29,6 +29,8 @@ tgit -c user.name=base -c user.email=base@localhost \
 	commit -q -m "Linux $BASE_KERNELVERSION ($BASE_PKG $BASE_VERSION)"
 tgit checkout -q -b series
 
+# The kernel paths the repository mirrors (harness/prepare.py MIRRORED).
+mirrored="arch include kernel lib samples Documentation tools"
 n=0
 for c in $(git -C "$root" rev-list --reverse HEAD); do
 	snap=$(mktemp -d)
@@ -36,6 +38,16 @@ for c in $(git -C "$root" rev-list --reverse HEAD); do
 	[ -x "$snap/harness/prepare.py" ] && "$snap/harness/prepare.py" "$tree" >/dev/null
 	rm -rf "$snap"
 	[ -d "$tree/.git" ] || { echo "[series] $tree lost its .git" >&2; exit 1; }
+	# Every file gets the mode it has at HEAD, so that a later commit
+	# fixing a mode (ftracetest sources its .tc files: 0644) fixes every
+	# patch of the series, not only its own.
+	git -C "$root" ls-tree -r HEAD -- $mirrored | while read -r mode _ _ path; do
+		[ -f "$tree/$path" ] || continue
+		case $mode in
+		100755) chmod 755 "$tree/$path" ;;
+		100644) chmod 644 "$tree/$path" ;;
+		esac
+	done
 	tgit add -A -f -- . ':!.series-manifest'
 	if ! tgit diff --cached --quiet; then
 		# The commit lives in this repository, not the export tree's.
