@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the records of patch sites (ftrace_records.c): the
+ * address lookups behind ftrace_location() and ftrace_text_reserved(),
+ * the walks over all records and the accounting that
+ * dyn_ftrace_total_info shows, cutting records out of a table that
+ * lookups may be reading, and the records of a module from load to
+ * unload.
+ *
+ * Unlike the rest of kernel/trace this file is built with the ftrace
+ * instrumentation flags, so its functions have real __fentry__ sites
+ * to look up; frk_no_site() is notrace and has none.  Nothing here
+ * patches code.
+ *
+ * The module case loads ftrace_ops_kunit_mod.ko (the tracee module of
+ * the ftrace_ops_module suite) through /bin/sh and is skipped when
+ * there is no shell or the module is not installed.
+ */
+#include <kunit/test.h>
+#include <linux/ftrace.h>
+#include <linux/initrd.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/umh.h>
+#include <linux/utsname.h>
+
+#include "ftrace_internal.h"
+#include "ftrace_records.h"
+#include "trace.h"
+
+static noinline int frk_site_a(int x)
+{
+	barrier();
+	return x * 3 + 1;
+}
+
+static noinline int frk_site_b(int x)
+{
+	barrier();
+	return x * 7 - 2;
+}
+
+static noinline notrace int frk_no_site(int x)
+{
+	barrier();
+	return x + 11;
+}
+
+static int frk_data[4];
+
+/* Keeps the functions out of line and in the image. */
+static int (*const frk_fns[])(int) __used = {
+	frk_site_a, frk_site_b, frk_no_site,
+};
+
+struct frk_fn {
+	unsigned long	start;
+	unsigned long	size;
+	unsigned long	site;		/* ftrace_location(start) */
+};
+
+static void frk_describe(struct kunit *test, int (*fn)(int),
+			 struct frk_fn *out)
+{
+	unsigned long off;
+
+	out->start = (unsigned long)fn;
+	KUNIT_ASSERT_TRUE(test, kallsyms_lookup_size_offset(out->start,
+							    &out->size, &off));
+	KUNIT_ASSERT_EQ(test, off, 0);
+	KUNIT_ASSERT_GT(test, out->size, 0);
+	out->site = ftrace_location(out->start);
+}
+
+/* A function's address leads to its one site, near its start. */
+static void frk_location_of_function(struct kunit *test)
+{
+	struct frk_fn a;
+
+	frk_describe(test, frk_site_a, &a);
+	KUNIT_ASSERT_NE(test, a.site, 0);
+	KUNIT_EXPECT_GE(test, a.site, a.start);
+	KUNIT_EXPECT_LE(test, a.site + MCOUNT_INSN_SIZE, a.start + a.size);
+	/* Prologue before the site (ENDBR): only a few bytes. */
+	KUNIT_EXPECT_LT(test, a.site - a.start, 16);
+	KUNIT_EXPECT_EQ(test, ftrace_location(a.site), a.site);
+}
+
+/* Every byte of the site stands for it; the byte after it does not. */
+static void frk_location_inside_site(struct kunit *test)
+{
+	struct frk_fn a;
+	unsigned long k;
+
+	frk_describe(test, frk_site_a, &a);
+	KUNIT_ASSERT_NE(test, a.site, 0);
+	for (k = 0; k < MCOUNT_INSN_SIZE; k++)
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_location(a.site + k), a.site,
+				    "site + %lu", k);
+	KUNIT_EXPECT_EQ(test, ftrace_location(a.site + MCOUNT_INSN_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_location(a.start + a.size - 1), 0);
+	/* Between the start and the site: neither sym+0 nor in the site. */
+	for (k = 1; a.start + k < a.site; k++)
+		KUNIT_EXPECT_EQ_MSG(test, ftrace_location(a.start + k), 0,
+				    "start + %lu", k);
+}
+
+static void frk_range_with_sites(struct kunit *test)
+{
+	struct frk_fn a, b, *lo, *hi;
+	unsigned long site;
+
+	frk_describe(test, frk_site_a, &a);
+	frk_describe(test, frk_site_b, &b);
+	KUNIT_ASSERT_NE(test, a.site, 0);
+	KUNIT_ASSERT_NE(test, b.site, 0);
+	lo = a.start < b.start ? &a : &b;
+	hi = a.start < b.start ? &b : &a;
+
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(a.start,
+						    a.start + a.size - 1),
+			a.site);
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(a.site, a.site), a.site);
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(a.site +
+						    MCOUNT_INSN_SIZE - 1,
+						    a.site + MCOUNT_INSN_SIZE - 1),
+			a.site);
+	/* A range that ends on the site's first byte touches it. */
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(a.start, a.site), a.site);
+	/* Over both functions: the lower site. */
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(lo->start,
+						    hi->start + hi->size - 1),
+			lo->site);
+	/*
+	 * From past the lower site to the end of the higher function: a
+	 * later site, the higher function's or one of a function the
+	 * compiler put between them.
+	 */
+	site = ftrace_location_range(lo->site + MCOUNT_INSN_SIZE,
+				     hi->start + hi->size - 1);
+	KUNIT_EXPECT_GT(test, site, lo->site);
+	KUNIT_EXPECT_LE(test, site, hi->site);
+	KUNIT_EXPECT_EQ(test, ftrace_text_reserved((void *)a.site,
+						   (void *)a.site), 1);
+	KUNIT_EXPECT_EQ(test, ftrace_text_reserved((void *)a.start,
+						   (void *)(a.start + a.size - 1)),
+			1);
+}
+
+static void frk_range_without_sites(struct kunit *test)
+{
+	struct frk_fn a, n;
+
+	frk_describe(test, frk_site_a, &a);
+	frk_describe(test, frk_no_site, &n);
+	KUNIT_ASSERT_NE(test, a.site, 0);
+
+	/* The rest of a function after its site. */
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(a.site + MCOUNT_INSN_SIZE,
+						    a.start + a.size - 1), 0);
+	/* The bytes before the site, if the function has a prologue. */
+	if (a.site > a.start)
+		KUNIT_EXPECT_EQ(test, ftrace_location_range(a.start,
+							    a.site - 1), 0);
+	/* A notrace function. */
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(n.start,
+						    n.start + n.size - 1), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_text_reserved((void *)n.start,
+						   (void *)(n.start + n.size - 1)),
+			0);
+	KUNIT_EXPECT_EQ(test, ftrace_text_reserved((void *)(a.site +
+							    MCOUNT_INSN_SIZE),
+						   (void *)(a.start + a.size - 1)),
+			0);
+}
+
+static void frk_lookup_failures(struct kunit *test)
+{
+	unsigned long data = (unsigned long)frk_data;
+	struct frk_fn a;
+
+	frk_describe(test, frk_site_a, &a);
+	KUNIT_EXPECT_EQ(test, ftrace_location(0), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_location(ULONG_MAX), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_location(data), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(data,
+						    data + sizeof(frk_data) - 1),
+			0);
+	KUNIT_EXPECT_EQ(test, ftrace_location((unsigned long)frk_no_site), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(0, 4095), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(ULONG_MAX - 4095,
+						    ULONG_MAX), 0);
+	/* An empty range (end before start) holds nothing. */
+	KUNIT_EXPECT_EQ(test, ftrace_location_range(a.site + 1, a.site), 0);
+	KUNIT_EXPECT_NULL(test, frec_lookup(a.site + 1, a.site));
+	KUNIT_EXPECT_EQ(test, ftrace_text_reserved((void *)data,
+						   (void *)(data + 1)), 0);
+}
+
+struct frk_walk {
+	unsigned long	walked;		/* frec_for_each() */
+	unsigned long	arch;		/* for_ftrace_rec_iter() */
+	unsigned long	mine;		/* times frk_site_a()'s site was seen */
+	unsigned long	bad;		/* out of order, not found, wrong frec_at() */
+	unsigned long	entries, pages, groups;	/* dyn_ftrace_total_info */
+	bool		at_end;		/* frec_at() past the last is NULL */
+};
+
+/* Everything is counted under ftrace_lock, the checks come after. */
+static void frk_walk_all(struct frk_walk *w, unsigned long site)
+{
+	struct frec_table *last = NULL;
+	struct frec_cursor cur = { };
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+	unsigned long n = 0, prev = 0;
+
+	mutex_lock(&ftrace_lock);
+	frec_for_each(rec) {
+		w->walked++;
+		if (rec->ip == site)
+			w->mine++;
+	}
+	for_ftrace_rec_iter(iter)
+		w->arch++;
+
+	/* Ascending within each table; each record is its own location. */
+	while ((rec = frec_step(&cur))) {
+		if (cur.table == last && rec->ip <= prev)
+			w->bad++;
+		if (ftrace_location_range(rec->ip, rec->ip) != rec->ip)
+			w->bad++;
+		if (frec_at(n++) != rec)
+			w->bad++;
+		last = cur.table;
+		prev = rec->ip;
+	}
+	w->at_end = !frec_at(n);
+	w->entries = ftrace_update_tot_cnt;
+	w->pages = ftrace_number_of_pages;
+	w->groups = ftrace_number_of_groups;
+	mutex_unlock(&ftrace_lock);
+}
+
+/*
+ * Both walks see each record once, as many as dyn_ftrace_total_info
+ * counts, each found again by its own address and its position, and
+ * our site among them.
+ */
+static void frk_walks_match_accounting(struct kunit *test)
+{
+	unsigned long site = ftrace_location((unsigned long)frk_site_a);
+	struct frk_walk w = { };
+
+	KUNIT_ASSERT_NE(test, site, 0);
+	frk_walk_all(&w, site);
+	KUNIT_EXPECT_GT(test, w.entries, 0);
+	KUNIT_EXPECT_EQ(test, w.walked, w.entries);
+	KUNIT_EXPECT_EQ(test, w.arch, w.entries);
+	KUNIT_EXPECT_EQ(test, w.mine, 1);
+	KUNIT_EXPECT_EQ(test, w.bad, 0);
+	KUNIT_EXPECT_TRUE(test, w.at_end);
+	/* The arrays take at least the pages their records fill. */
+	KUNIT_EXPECT_GE(test, w.pages * PAGE_SIZE,
+			w.walked * sizeof(struct dyn_ftrace));
+	KUNIT_EXPECT_GE(test, w.groups, 1);
+}
+
+#define FRK_CUT_NR	4
+#define FRK_CUT_STEP	16
+
+struct frk_cut {
+	unsigned long	grown;		/* records added by the publish */
+	unsigned long	cut;		/* records the cut took out */
+	unsigned long	retired;	/* calls of the retire callback */
+	unsigned long	left;		/* records the owner kept */
+	unsigned long	end;		/* total after the owner went */
+	bool		whole;		/* all sites found before the cut */
+	bool		gap;		/* none found in the cut range after */
+	bool		edges;		/* first and last found after */
+	struct frec_table *old, *rest;
+};
+
+static void frk_count_retired(struct dyn_ftrace *rec, void *arg)
+{
+	(*(unsigned long *)arg)++;
+}
+
+/* Publish the fake table, cut its middle, drop it; ftrace_lock held. */
+static void frk_cut_locked(struct module *owner, unsigned long base,
+			   struct list_head *tables, struct frk_cut *c)
+{
+	unsigned long last = base + (FRK_CUT_NR - 1) * FRK_CUT_STEP;
+	unsigned long before = ftrace_update_tot_cnt, mid;
+	struct dyn_ftrace *rec, *lo, *hi;
+
+	frec_publish(tables);
+	c->grown = ftrace_update_tot_cnt - before;
+	lo = frec_lookup(base, base);
+	hi = frec_lookup(last, last);
+	c->whole = lo && lo->ip == base && hi && hi->ip == last;
+
+	/* Sites 1 .. NR-2: from inside site 1 to inside site NR-2. */
+	mid = ftrace_update_tot_cnt;
+	c->old = frec_remove_range(base + FRK_CUT_STEP + 1, last - 1,
+				   frk_count_retired, &c->retired);
+	c->cut = mid - ftrace_update_tot_cnt;
+	c->gap = !frec_lookup(base + MCOUNT_INSN_SIZE, last - 1);
+	lo = frec_lookup(base, base);
+	hi = frec_lookup(last, last);
+	c->edges = lo && lo->ip == base && hi && hi->ip == last;
+
+	frec_for_each_owned(owner, rec)
+		c->left++;
+	c->rest = frec_remove_owner(owner);
+	c->end = ftrace_update_tot_cnt - before;
+}
+
+/*
+ * Cutting records out of the middle of a table leaves the rest to the
+ * lookups and the old table intact for lookups that were inside it.
+ * The owner is a fake module and the sites lie in a buffer of ours:
+ * nothing is patched, and ftrace_lock stays held while they are live
+ * so that no walk of the core meets them.
+ */
+static void frk_cut_middle(struct kunit *test)
+{
+	unsigned long locs[FRK_CUT_NR], base;
+	struct frk_cut c = { };
+	struct module *owner;
+	LIST_HEAD(tables);
+	unsigned int i;
+	void *buf;
+
+	owner = kunit_kzalloc(test, sizeof(*owner), GFP_KERNEL);
+	buf = kunit_kzalloc(test, FRK_CUT_NR * FRK_CUT_STEP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, owner);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	base = (unsigned long)buf;
+	/* Backwards, as a module's unsorted __mcount_loc may be. */
+	for (i = 0; i < FRK_CUT_NR; i++)
+		locs[i] = base + (FRK_CUT_NR - 1 - i) * FRK_CUT_STEP;
+	KUNIT_ASSERT_EQ(test, frec_build(owner, locs, locs + FRK_CUT_NR,
+					 &tables), 0);
+	KUNIT_ASSERT_TRUE(test, list_is_singular(&tables));
+
+	mutex_lock(&ftrace_lock);
+	frk_cut_locked(owner, base, &tables, &c);
+	mutex_unlock(&ftrace_lock);
+
+	KUNIT_EXPECT_EQ(test, c.grown, FRK_CUT_NR);
+	KUNIT_EXPECT_TRUE(test, c.whole);
+	KUNIT_EXPECT_EQ(test, c.cut, FRK_CUT_NR - 2);
+	KUNIT_EXPECT_EQ(test, c.retired, FRK_CUT_NR - 2);
+	KUNIT_EXPECT_TRUE(test, c.gap);
+	KUNIT_EXPECT_TRUE(test, c.edges);
+	KUNIT_EXPECT_EQ(test, c.left, 2);
+	KUNIT_EXPECT_EQ(test, c.end, 0);
+
+	/* The replaced table, as a reader inside it still sees it. */
+	KUNIT_EXPECT_NOT_NULL(test, c.old);
+	if (c.old) {
+		KUNIT_EXPECT_NULL(test, c.old->next_dead);
+		KUNIT_EXPECT_EQ(test, c.old->nr, FRK_CUT_NR);
+		for (i = 0; i < c.old->nr; i++)
+			KUNIT_EXPECT_EQ(test, c.old->recs[i].ip,
+					base + i * FRK_CUT_STEP);
+	}
+	KUNIT_EXPECT_NOT_NULL(test, c.rest);
+	if (c.rest) {
+		KUNIT_EXPECT_EQ(test, c.rest->nr, 2);
+		KUNIT_EXPECT_EQ(test, c.rest->recs[0].ip, base);
+	}
+	frec_free_dead(c.old);
+	frec_free_dead(c.rest);
+}
+
+#ifdef CONFIG_MODULES
+/* The tracee module of the ftrace_ops_module suite. */
+#define FRK_MOD		"ftrace_ops_kunit_mod"
+#define FRK_MOD_FUNC	"fokt_mod_tracee"
+#define FRK_NO_MODULE	3	/* exit code of the load script */
+
+static int frk_sh(const char *cmd)
+{
+	char *argv[4], *envp[3];
+
+	argv[0] = "/bin/sh";
+	argv[1] = "-c";
+	argv[2] = (char *)cmd;
+	argv[3] = NULL;
+	envp[0] = "HOME=/";
+	envp[1] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
+	envp[2] = NULL;
+	return call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
+}
+
+static int frk_mod_load(void)
+{
+	char *cmd;
+	int ret;
+
+	cmd = kasprintf(GFP_KERNEL,
+			"modprobe %s && exit 0\n"
+			"for m in $(find /lib/modules/%s -name '%s.ko*'); do\n"
+			"\texec insmod \"$m\"\n"
+			"done\n"
+			"exit %d\n",
+			FRK_MOD, init_utsname()->release, FRK_MOD,
+			FRK_NO_MODULE);
+	if (!cmd)
+		return -ENOMEM;
+	ret = frk_sh(cmd);
+	kfree(cmd);
+	return ret;
+}
+
+static bool frk_mod_loaded(void)
+{
+	void *fn = __symbol_get(FRK_MOD_FUNC);
+
+	if (fn)
+		__symbol_put(FRK_MOD_FUNC);
+	return fn;
+}
+
+static void frk_mod_unload(void *unused)
+{
+	if (frk_mod_loaded())
+		frk_sh("rmmod " FRK_MOD);
+}
+
+/* Records of @mod: how many, and how many lie outside its core text. */
+static unsigned long frk_mod_records(struct module *mod, unsigned long *stray)
+{
+	struct dyn_ftrace *rec;
+	unsigned long n = 0;
+
+	*stray = 0;
+	mutex_lock(&ftrace_lock);
+	frec_for_each_owned(mod, rec) {
+		n++;
+		if (!within_module_core(rec->ip, mod))
+			(*stray)++;
+	}
+	mutex_unlock(&ftrace_lock);
+	return n;
+}
+
+/*
+ * A module's records appear when it loads (those of its init text
+ * gone again once init ran) and disappear when it unloads, with the
+ * accounting following.
+ */
+static void frk_module_records(struct kunit *test)
+{
+	unsigned long before, loaded, own, stray, site;
+	struct module *mod;
+	void *fn;
+	int ret;
+
+	wait_for_initramfs();
+	frk_mod_unload(NULL);
+	KUNIT_ASSERT_FALSE(test, frk_mod_loaded());
+	before = frec_count();
+
+	ret = frk_mod_load();
+	if (ret == -ENOENT)
+		kunit_skip(test, "no /bin/sh to load " FRK_MOD);
+	if (ret == FRK_NO_MODULE << 8)
+		kunit_skip(test, FRK_MOD ".ko is not installed");
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "loading " FRK_MOD);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, frk_mod_unload, NULL));
+
+	fn = __symbol_get(FRK_MOD_FUNC);
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	preempt_disable();
+	mod = __module_address((unsigned long)fn);
+	preempt_enable();
+	site = ftrace_location((unsigned long)fn);
+	own = mod ? frk_mod_records(mod, &stray) : 0;
+	loaded = frec_count();
+	__symbol_put(FRK_MOD_FUNC);
+
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	KUNIT_EXPECT_NE(test, site, 0);
+	KUNIT_EXPECT_TRUE(test, within_module_core(site, mod));
+	KUNIT_EXPECT_GE(test, own, 1);
+	KUNIT_EXPECT_EQ(test, stray, 0);
+	KUNIT_EXPECT_EQ(test, loaded, before + own);
+
+	frk_mod_unload(NULL);
+	KUNIT_EXPECT_FALSE(test, frk_mod_loaded());
+	KUNIT_EXPECT_EQ(test, frec_count(), before);
+	KUNIT_EXPECT_EQ(test, ftrace_location(site), 0);
+}
+#endif /* CONFIG_MODULES */
+
+static struct kunit_case frk_cases[] = {
+	KUNIT_CASE(frk_location_of_function),
+	KUNIT_CASE(frk_location_inside_site),
+	KUNIT_CASE(frk_range_with_sites),
+	KUNIT_CASE(frk_range_without_sites),
+	KUNIT_CASE(frk_lookup_failures),
+	KUNIT_CASE(frk_walks_match_accounting),
+	KUNIT_CASE(frk_cut_middle),
+#ifdef CONFIG_MODULES
+	KUNIT_CASE(frk_module_records),
+#endif
+	{}
+};
+
+static struct kunit_suite frk_suite = {
+	.name = "ftrace_records",
+	.test_cases = frk_cases,
+};
+
+kunit_test_suite(frk_suite);
