@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The registry of ftrace_ops and the dispatch of calls to them, as the
+ * rest of the core sees it.  See ftrace_dispatch.c.
+ */
+#ifndef _KERNEL_TRACE_FTRACE_DISPATCH_H
+#define _KERNEL_TRACE_FTRACE_DISPATCH_H
+
+#include <linux/ftrace.h>
+
+#include "ftrace_hash.h"
+#include "trace.h"
+
+#ifdef CONFIG_FUNCTION_TRACER
+
+/*
+ * The ops ftrace_caller is to pass once the next code update has
+ * switched ftrace_trace_function; the update publishes it as
+ * function_trace_op.
+ */
+extern struct ftrace_ops *fops_next_trace_op;
+
+/* The list function; vmlinux.lds.h aliases arch_ftrace_ops_list_func. */
+void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+void fops_update_caller(void);
+void fops_publish_trace_op(void);
+void fops_update_pid_funcs(void);
+
+/* The code update's (ftrace.c): give @ops a trampoline of its own. */
+void ftrace_update_trampoline(struct ftrace_ops *ops);
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+void ftrace_ops_init(struct ftrace_ops *ops);
+
+/*
+ * Does the pair of sets @h select @ip?  An empty filter set selects
+ * every function and an empty notrace set excludes none.  Callers
+ * hold ftrace_lock or keep preemption off: sets are freed after RCU.
+ */
+static inline bool fops_hash_has_ip(const struct ftrace_ops_hash *h,
+				    unsigned long ip)
+{
+	struct ftrace_hash *take = rcu_dereference_raw(h->filter_hash);
+	struct ftrace_hash *skip = rcu_dereference_raw(h->notrace_hash);
+
+	if (!ftrace_hash_empty(take) && !fhash_find(take, ip))
+		return false;
+	return ftrace_hash_empty(skip) || !fhash_find(skip, ip);
+}
+#else
+static inline void ftrace_ops_init(struct ftrace_ops *ops) { }
+#endif /* CONFIG_DYNAMIC_FTRACE */
+
+#endif /* CONFIG_FUNCTION_TRACER */
+#endif /* _KERNEL_TRACE_FTRACE_DISPATCH_H */
