@@ -2,7 +2,7 @@
 /*
  * KUnit suite for the records of patch sites (ftrace_records.c): the
  * address lookups behind ftrace_location() and ftrace_text_reserved(),
- * the walks over all records and the accounting that
+ * the name lookups of ftrace_lookup_symbols(), the walks over all records and the accounting that
  * dyn_ftrace_total_info shows, cutting records out of a table that
  * lookups may be reading, and the records of a module from load to
  * unload.
@@ -268,6 +268,45 @@ static void frk_walks_match_accounting(struct kunit *test)
 	KUNIT_EXPECT_GE(test, w.groups, 1);
 }
 
+static const char * const frk_both[] = { "frk_site_a", "frk_site_b" };
+static const char * const frk_mixed[] = {
+	"frk_no_site", "frk_site_a", "frk_zz_no_such_function",
+};
+
+static const char * const frk_twice[] = { "frk_site_b", "frk_site_b" };
+
+/* It only reads the names, though its prototype does not say so. */
+static int frk_lookup(const char * const *names, size_t cnt,
+		      unsigned long *addrs)
+{
+	return ftrace_lookup_symbols((const char **)names, cnt, addrs);
+}
+
+/* Names to patch sites, for fprobe and kprobe_multi. */
+static void frk_lookup_symbols(struct kunit *test)
+{
+	unsigned long addrs[3];
+
+	memset(addrs, 0xff, sizeof(addrs));
+	KUNIT_EXPECT_EQ(test, frk_lookup(frk_both, 2, addrs), 0);
+	KUNIT_EXPECT_EQ(test, addrs[0], (unsigned long)frk_site_a);
+	KUNIT_EXPECT_EQ(test, addrs[1], (unsigned long)frk_site_b);
+	KUNIT_EXPECT_EQ(test, addrs[2], ULONG_MAX);	/* beyond cnt */
+
+	/* Untraceable and unknown names stay 0; the rest resolve. */
+	KUNIT_EXPECT_EQ(test, frk_lookup(frk_mixed, 3, addrs), -ESRCH);
+	KUNIT_EXPECT_EQ(test, addrs[0], 0);
+	KUNIT_EXPECT_EQ(test, addrs[1], (unsigned long)frk_site_a);
+	KUNIT_EXPECT_EQ(test, addrs[2], 0);
+
+	/* A name given twice resolves neither time. */
+	KUNIT_EXPECT_EQ(test, frk_lookup(frk_twice, 2, addrs), -ESRCH);
+	KUNIT_EXPECT_EQ(test, addrs[0], 0);
+	KUNIT_EXPECT_EQ(test, addrs[1], 0);
+
+	KUNIT_EXPECT_EQ(test, frk_lookup(frk_both, 0, addrs), 0);
+}
+
 #define FRK_CUT_NR	4
 #define FRK_CUT_STEP	16
 
@@ -505,6 +544,7 @@ static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_range_with_sites),
 	KUNIT_CASE(frk_range_without_sites),
 	KUNIT_CASE(frk_lookup_failures),
+	KUNIT_CASE(frk_lookup_symbols),
 	KUNIT_CASE(frk_walks_match_accounting),
 	KUNIT_CASE(frk_cut_middle),
 #ifdef CONFIG_MODULES
