@@ -75,18 +75,6 @@ const struct ftrace_ops ftrace_nop_ops = {
 };
 #endif
 
-static inline struct ftrace_ops *fops_first_locked(void)
-{
-	return rcu_dereference_protected(ftrace_ops_list,
-					 lockdep_is_held(&ftrace_lock));
-}
-
-static inline struct ftrace_ops *fops_next_locked(struct ftrace_ops *op)
-{
-	return rcu_dereference_protected(op->next,
-					 lockdep_is_held(&ftrace_lock));
-}
-
 #ifdef CONFIG_DYNAMIC_FTRACE
 /* Serialises only the first-use set-up of an ops' hashes. */
 static DEFINE_MUTEX(fops_init_mutex);

@@ -9,6 +9,7 @@
 #include <linux/ftrace.h>
 
 #include "ftrace_hash.h"
+#include "ftrace_internal.h"
 #include "trace.h"
 
 #ifdef CONFIG_FUNCTION_TRACER
@@ -23,6 +24,18 @@ extern struct ftrace_ops *fops_next_trace_op;
 /* The list function; vmlinux.lds.h aliases arch_ftrace_ops_list_func. */
 void ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+static inline struct ftrace_ops *fops_first_locked(void)
+{
+	return rcu_dereference_protected(ftrace_ops_list,
+					 lockdep_is_held(&ftrace_lock));
+}
+
+static inline struct ftrace_ops *fops_next_locked(struct ftrace_ops *op)
+{
+	return rcu_dereference_protected(op->next,
+					 lockdep_is_held(&ftrace_lock));
+}
 
 void fops_update_caller(void);
 void fops_publish_trace_op(void);

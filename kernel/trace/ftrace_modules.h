@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text that comes and goes (ftrace_modules.c): what that file needs
+ * from the rest of the core.  All of it is called with ftrace_lock
+ * held unless said otherwise.
+ */
+#ifndef _KERNEL_TRACE_FTRACE_MODULES_H
+#define _KERNEL_TRACE_FTRACE_MODULES_H
+
+#include <linux/ftrace.h>
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+
+struct module;
+
+/*
+ * The code update (ftrace.c).  ftrace_process_locs() makes records for
+ * a block of __mcount_loc entries and turns their sites into NOPs; it
+ * takes ftrace_lock itself.  ftrace_calls_live() says whether sites
+ * that enabled ops select are calls right now (some ops is started
+ * and kernel.ftrace_enabled is set).  __ftrace_replace_code() brings
+ * one site to what its record asks for.
+ */
+int ftrace_process_locs(struct module *mod, unsigned long *start,
+			unsigned long *end);
+bool ftrace_calls_live(void);
+int __ftrace_replace_code(struct dyn_ftrace *rec, bool enable);
+
+/* Does @rec sit at the start of a function (not in a discarded weak one)? */
+int test_for_valid_rec(struct dyn_ftrace *rec);
+
+/* The tracefs side: apply "mod:" filters written before @mod_name loaded. */
+void process_cached_mods(const char *mod_name);
+
+/* The names of run-time trampolines in /proc/kallsyms; RCU read side. */
+int ftrace_get_trampoline_kallsym(unsigned int symnum, unsigned long *value,
+				  char *type, char *name, char *module_name,
+				  int *exported);
+
+#endif /* CONFIG_DYNAMIC_FTRACE */
+#endif /* _KERNEL_TRACE_FTRACE_MODULES_H */
