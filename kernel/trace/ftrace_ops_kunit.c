@@ -17,14 +17,11 @@
  *
  *   Both are built-in (CONFIG_FTRACE_OPS_KUNIT_TEST=y) and run at boot
  *   with the other KUnit suites, from kernel_init_freeable().  The module
- *   suite needs a userland to load the module: it calls /bin/sh through
- *   call_usermodehelper(), which waits for the initramfs to be unpacked
- *   (the suite also calls wait_for_initramfs() itself), and runs
- *   "modprobe ftrace_ops_kunit_mod", falling back to insmod of the .ko
- *   found under /lib/modules/$(uname -r), then "rmmod ftrace_ops_kunit_mod".
- *   No /proc, /sys or /dev is needed for that.  If there is no /bin/sh or
- *   the module is not installed, the case is skipped.  The case can be run
- *   again after boot through KUnit's debugfs interface:
+ *   suite needs a userland to load the module: ftrace_kunit_modload.c
+ *   runs modprobe, insmod or rmmod through /bin/sh once the initramfs is
+ *   unpacked.  No /proc, /sys or /dev is needed for that.  If there is no
+ *   /bin/sh or the module is not installed, the case is skipped.  The case
+ *   can be run again after boot through KUnit's debugfs interface:
  *
  *     echo 1 > /sys/kernel/debug/kunit/ftrace_ops_module/run
  *     cat /sys/kernel/debug/kunit/ftrace_ops_module/results
@@ -51,7 +48,6 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/ftrace.h>
-#include <linux/initrd.h>
 #include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
@@ -62,9 +58,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_recursion.h>
-#include <linux/umh.h>
-#include <linux/utsname.h>
 
+#include "ftrace_kunit_modload.h"
 #include "ftrace_ops_kunit.h"
 
 enum fok_idx {
@@ -1333,60 +1328,7 @@ static struct kunit_suite ftrace_ops_suite = {
 	.test_cases = ftrace_ops_cases,
 };
 
-/* 12. A module tracee. */
-#define FOK_MOD		"ftrace_ops_kunit_mod"
-#define FOK_MOD_FUNC	"fokt_mod_tracee"
-#define FOK_NO_MODULE	3	/* exit code of the load script */
-
-static int fok_sh(const char *cmd)
-{
-	char *argv[4], *envp[3];
-
-	argv[0] = "/bin/sh";
-	argv[1] = "-c";
-	argv[2] = (char *)cmd;
-	argv[3] = NULL;
-	envp[0] = "HOME=/";
-	envp[1] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
-	envp[2] = NULL;
-	return call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
-}
-
-static int fok_mod_load(void)
-{
-	const char *rel = init_utsname()->release;
-	char *cmd;
-	int ret;
-
-	cmd = kasprintf(GFP_KERNEL,
-			"modprobe " FOK_MOD " && exit 0\n"
-			"d=/lib/modules/%s\n"
-			"for m in $d/kernel/kernel/trace/" FOK_MOD ".ko \\\n"
-			"\t$(find $d -name '" FOK_MOD ".ko*'); do\n"
-			"\t[ -f \"$m\" ] && exec insmod \"$m\"\n"
-			"done\n"
-			"exit %d\n", rel, FOK_NO_MODULE);
-	if (!cmd)
-		return -ENOMEM;
-	ret = fok_sh(cmd);
-	kfree(cmd);
-	return ret;
-}
-
-static int fok_mod_unload(void)
-{
-	return fok_sh("rmmod " FOK_MOD);
-}
-
-static bool fok_mod_loaded(void)
-{
-	void *fn = __symbol_get(FOK_MOD_FUNC);
-
-	if (!fn)
-		return false;
-	__symbol_put(FOK_MOD_FUNC);
-	return true;
-}
+/* 12. A module tracee (ftrace_ops_kunit_mod.ko). */
 
 /* Call the module's tracee @n times; returns its ftrace location. */
 static unsigned long fok_mod_call(struct kunit *test, int n)
@@ -1395,19 +1337,13 @@ static unsigned long fok_mod_call(struct kunit *test, int n)
 	unsigned long ip;
 	int i;
 
-	fn = __symbol_get(FOK_MOD_FUNC);
+	fn = __symbol_get(FTK_MOD_FUNC);
 	KUNIT_ASSERT_NOT_NULL(test, fn);
 	ip = ftrace_location((unsigned long)fn);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, fn(i), i * 13 + 5);
-	__symbol_put(FOK_MOD_FUNC);
+	__symbol_put(FTK_MOD_FUNC);
 	return ip;
-}
-
-static void fok_mod_release(void *data)
-{
-	if (fok_mod_loaded())
-		fok_mod_unload();
 }
 
 static void fok_module_test(struct kunit *test)
@@ -1415,24 +1351,11 @@ static void fok_module_test(struct kunit *test)
 	struct fok_probe *p = fok_probe_new(test, NULL, 0);
 	struct fok_probe *q = fok_probe_new(test, NULL, 0);
 	unsigned long ip, ip2;
-	int ret;
 
-	wait_for_initramfs();
-	if (fok_mod_loaded())
-		KUNIT_ASSERT_EQ(test, fok_mod_unload(), 0);
-	KUNIT_ASSERT_FALSE(test, fok_mod_loaded());
-	ret = fok_mod_load();
-	if (ret == -ENOENT)
-		kunit_skip(test, "no /bin/sh to load " FOK_MOD);
-	if (ret == FOK_NO_MODULE << 8)
-		kunit_skip(test, FOK_MOD ".ko is not installed");
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "loading " FOK_MOD);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, fok_mod_release, NULL));
-	KUNIT_ASSERT_TRUE(test, fok_mod_loaded());
+	ftk_mod_load(test);
 
 	/* Loaded: filter by name, hits. */
-	KUNIT_ASSERT_EQ(test, fok_filter(p, FOK_MOD_FUNC, 1), 0);
+	KUNIT_ASSERT_EQ(test, fok_filter(p, FTK_MOD_FUNC, 1), 0);
 	KUNIT_ASSERT_EQ(test, fok_register(p), 0);
 	ip = fok_mod_call(test, 0);
 	KUNIT_ASSERT_NE(test, ip, 0);
@@ -1442,10 +1365,10 @@ static void fok_module_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->other), 0);
 
 	/* Unloaded while the ops is registered: its record is gone. */
-	KUNIT_ASSERT_EQ(test, fok_mod_unload(), 0);
-	KUNIT_EXPECT_FALSE(test, fok_mod_loaded());
+	KUNIT_ASSERT_EQ(test, ftk_mod_unload(), 0);
+	KUNIT_EXPECT_FALSE(test, ftk_mod_loaded());
 	KUNIT_EXPECT_EQ(test, ftrace_location(ip), 0);
-	KUNIT_EXPECT_EQ(test, fok_filter(q, FOK_MOD_FUNC, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fok_filter(q, FTK_MOD_FUNC, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(&q->ops, ip, 0, 0),
 			-EINVAL);
 	fok_call(FOK_PLAIN_MASK, 1);
@@ -1453,8 +1376,8 @@ static void fok_module_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->other), 0);
 
 	/* Reloaded: hits again once the filter is set again. */
-	KUNIT_ASSERT_EQ(test, fok_mod_load(), 0);
-	KUNIT_ASSERT_EQ(test, fok_filter(p, FOK_MOD_FUNC, 1), 0);
+	ftk_mod_load(test);
+	KUNIT_ASSERT_EQ(test, fok_filter(p, FTK_MOD_FUNC, 1), 0);
 	ip2 = fok_mod_call(test, 0);
 	KUNIT_ASSERT_NE(test, ip2, 0);
 	atomic_set(&p->watch, 0);
@@ -1463,7 +1386,7 @@ static void fok_module_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->watch), 3);
 
 	/* A second ops can filter on it too. */
-	KUNIT_ASSERT_EQ(test, fok_filter(q, FOK_MOD_FUNC, 1), 0);
+	KUNIT_ASSERT_EQ(test, fok_filter(q, FTK_MOD_FUNC, 1), 0);
 	q->watch_ip = ip2;
 	KUNIT_ASSERT_EQ(test, fok_register(q), 0);
 	fok_mod_call(test, 2);
@@ -1472,8 +1395,8 @@ static void fok_module_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fok_unregister(q), 0);
 
 	KUNIT_ASSERT_EQ(test, fok_unregister(p), 0);
-	KUNIT_EXPECT_EQ(test, fok_mod_unload(), 0);
-	KUNIT_EXPECT_FALSE(test, fok_mod_loaded());
+	KUNIT_EXPECT_EQ(test, ftk_mod_unload(), 0);
+	KUNIT_EXPECT_FALSE(test, ftk_mod_loaded());
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->late), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->other), 0);
 }

@@ -34,6 +34,10 @@ int fokt_trylock(int x);
 int fokt_perm(int x);
 long fokt_regs6(long a, long b, long c, long d, long e, long f);
 
+/* In ftrace_ops_kunit_mod.ko, reached through __symbol_get(). */
+int fokt_mod_tracee(int x);
+unsigned long fokt_mod_init_addr(void);
+
 /* Return address seen by the last call of fokt_args(). */
 extern unsigned long fokt_args_ret;
 

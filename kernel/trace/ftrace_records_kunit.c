@@ -2,29 +2,22 @@
 /*
  * KUnit suite for the records of patch sites (ftrace_records.c): the
  * address lookups behind ftrace_location() and ftrace_text_reserved(),
- * the name lookups of ftrace_lookup_symbols(), the walks over all records and the accounting that
- * dyn_ftrace_total_info shows, cutting records out of a table that
- * lookups may be reading, and the records of a module from load to
- * unload.
+ * the name lookups of ftrace_lookup_symbols(), the walks over all
+ * records and the accounting that dyn_ftrace_total_info shows, and
+ * cutting records out of a table that lookups may be reading.  A
+ * module's records from load to unload are the ftrace_modules suite's.
  *
  * Unlike the rest of kernel/trace this file is built with the ftrace
  * instrumentation flags, so its functions have real __fentry__ sites
  * to look up; frk_no_site() is notrace and has none.  Nothing here
  * patches code.
- *
- * The module case loads ftrace_ops_kunit_mod.ko (the tracee module of
- * the ftrace_ops_module suite) through /bin/sh and is skipped when
- * there is no shell or the module is not installed.
  */
 #include <kunit/test.h>
 #include <linux/ftrace.h>
-#include <linux/initrd.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
-#include <linux/umh.h>
-#include <linux/utsname.h>
 
 #include "ftrace_internal.h"
 #include "ftrace_records.h"
@@ -416,128 +409,6 @@ static void frk_cut_middle(struct kunit *test)
 	frec_free_dead(c.rest);
 }
 
-#ifdef CONFIG_MODULES
-/* The tracee module of the ftrace_ops_module suite. */
-#define FRK_MOD		"ftrace_ops_kunit_mod"
-#define FRK_MOD_FUNC	"fokt_mod_tracee"
-#define FRK_NO_MODULE	3	/* exit code of the load script */
-
-static int frk_sh(const char *cmd)
-{
-	char *argv[4], *envp[3];
-
-	argv[0] = "/bin/sh";
-	argv[1] = "-c";
-	argv[2] = (char *)cmd;
-	argv[3] = NULL;
-	envp[0] = "HOME=/";
-	envp[1] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
-	envp[2] = NULL;
-	return call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
-}
-
-static int frk_mod_load(void)
-{
-	char *cmd;
-	int ret;
-
-	cmd = kasprintf(GFP_KERNEL,
-			"modprobe %s && exit 0\n"
-			"for m in $(find /lib/modules/%s -name '%s.ko*'); do\n"
-			"\texec insmod \"$m\"\n"
-			"done\n"
-			"exit %d\n",
-			FRK_MOD, init_utsname()->release, FRK_MOD,
-			FRK_NO_MODULE);
-	if (!cmd)
-		return -ENOMEM;
-	ret = frk_sh(cmd);
-	kfree(cmd);
-	return ret;
-}
-
-static bool frk_mod_loaded(void)
-{
-	void *fn = __symbol_get(FRK_MOD_FUNC);
-
-	if (fn)
-		__symbol_put(FRK_MOD_FUNC);
-	return fn;
-}
-
-static void frk_mod_unload(void *unused)
-{
-	if (frk_mod_loaded())
-		frk_sh("rmmod " FRK_MOD);
-}
-
-/* Records of @mod: how many, and how many lie outside its core text. */
-static unsigned long frk_mod_records(struct module *mod, unsigned long *stray)
-{
-	struct dyn_ftrace *rec;
-	unsigned long n = 0;
-
-	*stray = 0;
-	mutex_lock(&ftrace_lock);
-	frec_for_each_owned(mod, rec) {
-		n++;
-		if (!within_module_core(rec->ip, mod))
-			(*stray)++;
-	}
-	mutex_unlock(&ftrace_lock);
-	return n;
-}
-
-/*
- * A module's records appear when it loads (those of its init text
- * gone again once init ran) and disappear when it unloads, with the
- * accounting following.
- */
-static void frk_module_records(struct kunit *test)
-{
-	unsigned long before, loaded, own, stray, site;
-	struct module *mod;
-	void *fn;
-	int ret;
-
-	wait_for_initramfs();
-	frk_mod_unload(NULL);
-	KUNIT_ASSERT_FALSE(test, frk_mod_loaded());
-	before = frec_count();
-
-	ret = frk_mod_load();
-	if (ret == -ENOENT)
-		kunit_skip(test, "no /bin/sh to load " FRK_MOD);
-	if (ret == FRK_NO_MODULE << 8)
-		kunit_skip(test, FRK_MOD ".ko is not installed");
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "loading " FRK_MOD);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, frk_mod_unload, NULL));
-
-	fn = __symbol_get(FRK_MOD_FUNC);
-	KUNIT_ASSERT_NOT_NULL(test, fn);
-	preempt_disable();
-	mod = __module_address((unsigned long)fn);
-	preempt_enable();
-	site = ftrace_location((unsigned long)fn);
-	own = mod ? frk_mod_records(mod, &stray) : 0;
-	loaded = frec_count();
-	__symbol_put(FRK_MOD_FUNC);
-
-	KUNIT_ASSERT_NOT_NULL(test, mod);
-	KUNIT_EXPECT_NE(test, site, 0);
-	KUNIT_EXPECT_TRUE(test, within_module_core(site, mod));
-	KUNIT_EXPECT_GE(test, own, 1);
-	KUNIT_EXPECT_EQ(test, stray, 0);
-	KUNIT_EXPECT_EQ(test, loaded, before + own);
-
-	frk_mod_unload(NULL);
-	KUNIT_EXPECT_FALSE(test, frk_mod_loaded());
-	KUNIT_EXPECT_EQ(test, frec_count(), before);
-	KUNIT_EXPECT_EQ(test, ftrace_location(site), 0);
-}
-#endif /* CONFIG_MODULES */
-
 static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_location_of_function),
 	KUNIT_CASE(frk_location_inside_site),
@@ -547,9 +418,6 @@ static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_lookup_symbols),
 	KUNIT_CASE(frk_walks_match_accounting),
 	KUNIT_CASE(frk_cut_middle),
-#ifdef CONFIG_MODULES
-	KUNIT_CASE(frk_module_records),
-#endif
 	{}
 };
 
