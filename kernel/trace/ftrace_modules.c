@@ -29,11 +29,11 @@
  * released, and kallsyms finds them here (ftrace_mod_address_lookup(),
  * ftrace_mod_get_kallsym()).
  *
- * Locking: records change under ftrace_lock.  The list of names changes
- * under ftrace_lock too and is read under RCU, from any context.  The
- * filter sets are changed under trace_types_lock and each set's
- * regex_lock, which come before ftrace_lock: so that is done after
- * ftrace_lock is dropped, from the addresses collected under it.
+ * Locking: records and the list of names change under ftrace_lock;
+ * the names are read under RCU, from any context.  The filter sets
+ * are changed under trace_types_lock and each set's regex_lock, which
+ * come before ftrace_lock: that is done once ftrace_lock is dropped,
+ * from the detached tables, which stay intact until they are freed.
  */
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
@@ -50,63 +50,60 @@
 #include "ftrace_records.h"
 #include "trace.h"
 
-/* The addresses of the records a step takes out. */
-struct fmod_ips {
-	unsigned long	*ip;
-	unsigned int	nr;
-	unsigned int	cap;
+/*
+ * Records that went, for the steps after ftrace_lock: every record of
+ * the detached tables (@dead) whose address is in [@first, @last].  A
+ * table that was cut is detached whole, the records it kept included;
+ * the range leaves those out.
+ */
+struct fmod_gone {
+	struct frec_table	*dead;
+	unsigned long		first;
+	unsigned long		last;
 };
 
-static void fmod_note_ip(struct dyn_ftrace *rec, void *arg)
+static bool fmod_is_gone(const struct fmod_gone *gone,
+			 const struct dyn_ftrace *rec)
 {
-	struct fmod_ips *ips = arg;
-	unsigned long *grown;
-	unsigned int cap;
-
-	if (ips->nr == ips->cap) {
-		cap = max(2 * ips->cap, 64U);
-		grown = krealloc_array(ips->ip, cap, sizeof(*grown), GFP_KERNEL);
-		if (!grown) {
-			/* The sets may keep a stale entry; nothing breaks. */
-			pr_warn_once("ftrace: no memory to forget freed functions\n");
-			return;
-		}
-		ips->ip = grown;
-		ips->cap = cap;
-	}
-	ips->ip[ips->nr++] = rec->ip;
+	return rec->ip >= gone->first && rec->ip <= gone->last;
 }
 
 /*
- * Make the entries of @hash for @ips match nothing.  They are not
+ * Make the entries of @hash for @gone match nothing.  They are not
  * removed: a filter set left empty would select every function, and
  * readers walk the set under RCU without a lock.  The dead entries go
  * when the set is next replaced.
  */
-static void fmod_forget_in(struct ftrace_hash *hash, const struct fmod_ips *ips)
+static void fmod_forget_in(struct ftrace_hash *hash,
+			   const struct fmod_gone *gone)
 {
 	struct ftrace_func_entry *entry;
-	unsigned int i;
+	struct frec_table *t;
+	struct dyn_ftrace *rec;
 
 	if (ftrace_hash_empty(hash))
 		return;
-	for (i = 0; i < ips->nr; i++) {
-		entry = fhash_find(hash, ips->ip[i]);
-		if (entry)
-			WRITE_ONCE(entry->ip, 0);
+	for (t = gone->dead; t; t = t->next_dead) {
+		frec_for_each_in(t, rec) {
+			entry = fmod_is_gone(gone, rec) ?
+				fhash_find(hash, rec->ip) : NULL;
+			if (entry)
+				WRITE_ONCE(entry->ip, 0);
+		}
 	}
 }
 
 #define fmod_set(set, h)						\
 	rcu_dereference_protected(set, lockdep_is_held(&(h)->regex_lock))
 
-/* Called without ftrace_lock: see the lock order above. */
-static void fmod_forget(const struct fmod_ips *ips)
+/* Take what went out of the filter sets of every trace array. */
+static void fmod_forget(const struct fmod_gone *gone)
 {
 	struct ftrace_ops_hash *h;
 	struct trace_array *tr;
 
-	if (!ips->nr)
+	lockdep_assert_not_held(&ftrace_lock);
+	if (!gone->dead)
 		return;
 	mutex_lock(&trace_types_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
@@ -115,8 +112,8 @@ static void fmod_forget(const struct fmod_ips *ips)
 		h = tr->ops->func_hash;
 		mutex_lock(&h->regex_lock);
 		/* Sets are replaced only with regex_lock held. */
-		fmod_forget_in(fmod_set(h->filter_hash, h), ips);
-		fmod_forget_in(fmod_set(h->notrace_hash, h), ips);
+		fmod_forget_in(fmod_set(h->filter_hash, h), gone);
+		fmod_forget_in(fmod_set(h->notrace_hash, h), gone);
 		mutex_unlock(&h->regex_lock);
 	}
 	mutex_unlock(&trace_types_lock);
@@ -164,45 +161,60 @@ static void fmod_names_free_rcu(struct rcu_head *rcu)
 	fmod_names_free(container_of(rcu, struct fmod_names, rcu));
 }
 
-/*
- * Name the functions at @ips, which are in @mod's init text and still
- * known to kallsyms, and publish the names.  Names are a courtesy to
- * whoever prints old trace entries: without memory there are none.
- */
-static void fmod_names_add(struct module *mod, const struct fmod_ips *ips)
+/* Fill @f with the function at @ip; false if kallsyms or memory fail. */
+static bool fmod_name_one(struct fmod_func *f, unsigned long ip)
 {
 	char sym[KSYM_NAME_LEN];
-	struct fmod_names *names;
 	unsigned long size, off;
-	struct fmod_func *f;
-	unsigned int i;
 
-	if (!ips->nr)
+	if (!kallsyms_lookup(ip, &size, &off, NULL, sym))
+		return false;
+	f->name = kstrdup(sym, GFP_KERNEL);
+	if (!f->name)
+		return false;
+	f->addr = ip - off;
+	f->size = size;
+	return true;
+}
+
+/*
+ * Name the functions of @gone, which are in @mod's init text and still
+ * known to kallsyms, and publish the names.  Called with ftrace_lock
+ * held, in the same hold that took the records out, so that a release
+ * of @mod cannot come in between.  Names are a courtesy to whoever
+ * prints old trace entries: without memory there are none.
+ */
+static void fmod_names_add(struct module *mod, const struct fmod_gone *gone)
+{
+	struct fmod_names *names;
+	unsigned int n = 0, i = 0;
+	struct frec_table *t;
+	struct dyn_ftrace *rec;
+
+	lockdep_assert_held(&ftrace_lock);
+	for (t = gone->dead; t; t = t->next_dead)
+		frec_for_each_in(t, rec)
+			n += fmod_is_gone(gone, rec);
+	if (!n)
 		return;
-	names = kzalloc(struct_size(names, funcs, ips->nr), GFP_KERNEL);
+	names = kzalloc(struct_size(names, funcs, n), GFP_KERNEL);
 	if (!names)
 		return;
 	names->mod = mod;
-	for (i = 0; i < ips->nr; i++) {
-		if (!kallsyms_lookup(ips->ip[i], &size, &off, NULL, sym))
-			continue;
-		f = &names->funcs[names->nr];
-		f->name = kstrdup(sym, GFP_KERNEL);
-		if (!f->name)
-			continue;
-		f->addr = ips->ip[i] - off;
-		f->size = size;
-		names->nr++;
+	names->nr = n;
+	for (t = gone->dead; t; t = t->next_dead) {
+		frec_for_each_in(t, rec) {
+			if (fmod_is_gone(gone, rec))
+				i += fmod_name_one(&names->funcs[i], rec->ip);
+		}
 	}
-	if (!names->nr) {
+	names->nr = i;
+	if (!i) {
 		kfree(names);
 		return;
 	}
-	sort(names->funcs, names->nr, sizeof(*f), fmod_func_cmp, NULL);
-
-	mutex_lock(&ftrace_lock);
+	sort(names->funcs, i, sizeof(names->funcs[0]), fmod_func_cmp, NULL);
 	list_add_rcu(&names->node, &fmod_names_list);
-	mutex_unlock(&ftrace_lock);
 }
 
 static struct fmod_names *fmod_names_unlink(struct module *mod)
@@ -412,32 +424,26 @@ out:
  */
 void ftrace_release_mod(struct module *mod)
 {
-	struct frec_table *dead = NULL, *t;
-	struct fmod_ips ips = { };
+	struct fmod_gone gone = { .last = ULONG_MAX };
 	struct fmod_names *names;
-	struct dyn_ftrace *rec;
 
 	mutex_lock(&ftrace_lock);
 	/* Even when ftrace is dead: the names point into @mod. */
 	names = fmod_names_unlink(mod);
 	if (!ftrace_is_dead())
-		dead = frec_remove_owner(mod);
-	for (t = dead; t; t = t->next_dead)
-		frec_for_each_in(t, rec)
-			fmod_note_ip(rec, &ips);
+		gone.dead = frec_remove_owner(mod);
 	mutex_unlock(&ftrace_lock);
 
 	if (names)
 		call_rcu(&names->rcu, fmod_names_free_rcu);
-	fmod_forget(&ips);
-	kfree(ips.ip);
-	frec_free_dead(dead);
+	fmod_forget(&gone);
+	frec_free_dead(gone.dead);
 }
 
 #else /* !CONFIG_MODULES */
 
 static inline void fmod_names_add(struct module *mod,
-				  const struct fmod_ips *ips) { }
+				  const struct fmod_gone *gone) { }
 
 static inline bool fmod_names_kallsym(unsigned int *symnum,
 				      unsigned long *value, char *type,
@@ -490,25 +496,22 @@ int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
  */
 void ftrace_free_mem(struct module *mod, void *start_ptr, void *end_ptr)
 {
-	unsigned long first = (unsigned long)start_ptr;
-	unsigned long last = (unsigned long)end_ptr - 1;
-	struct fmod_ips ips = { };
-	struct frec_table *dead;
-	bool keep_names;
+	struct fmod_gone gone = {
+		.first	= (unsigned long)start_ptr,
+		.last	= (unsigned long)end_ptr - 1,
+	};
 
 	if (start_ptr >= end_ptr)
 		return;
 	mutex_lock(&ftrace_lock);
+	gone.dead = frec_remove_range(gone.first, gone.last, NULL, NULL);
 	/* Only with an ops on can these addresses be in a trace buffer. */
-	keep_names = mod && fops_first_locked() != &ftrace_list_end;
-	dead = frec_remove_range(first, last, fmod_note_ip, &ips);
+	if (mod && fops_first_locked() != &ftrace_list_end)
+		fmod_names_add(mod, &gone);
 	mutex_unlock(&ftrace_lock);
 
-	if (keep_names)
-		fmod_names_add(mod, &ips);
-	fmod_forget(&ips);
-	kfree(ips.ip);
-	frec_free_dead(dead);
+	fmod_forget(&gone);
+	frec_free_dead(gone.dead);
 }
 
 /**

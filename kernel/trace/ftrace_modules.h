@@ -29,7 +29,10 @@ int __ftrace_replace_code(struct dyn_ftrace *rec, bool enable);
 /* Does @rec sit at the start of a function (not in a discarded weak one)? */
 int test_for_valid_rec(struct dyn_ftrace *rec);
 
-/* The tracefs side: apply "mod:" filters written before @mod_name loaded. */
+/*
+ * The tracefs side: apply "mod:" filters written before @mod_name
+ * loaded.  Takes trace_types_lock itself: call without ftrace_lock.
+ */
 void process_cached_mods(const char *mod_name);
 
 /* The names of run-time trampolines in /proc/kallsyms; RCU read side. */
