@@ -9,7 +9,7 @@
  *  - the names of a module's freed init functions stay known to
  *    kallsyms while an ops is registered, and go with the module;
  *  - freeing text, or releasing a module, takes the addresses out of a
- *    trace array's filter set without emptying the set.
+ *    trace array's filter and notrace sets without emptying them.
  *
  * The module cases load ftrace_ops_kunit_mod.ko through /bin/sh (see
  * ftrace_kunit_modload.c) and are skipped when it is not installed.
@@ -34,7 +34,12 @@
 #include "trace.h"
 
 #define FMK_INIT_ADDR	"fokt_mod_init_addr"
-#define FMK_INIT_FUNC	"fokt_mod_init"
+#define FMK_INITS	3
+
+/* The module's init functions, in the order it reports them. */
+static const char * const fmk_init_names[FMK_INITS] = {
+	"fokt_mod_init", "fokt_mod_init_b", "fokt_mod_init_c",
+};
 
 /* The module's live struct module, found through its tracee. */
 static struct module *fmk_mod(struct kunit *test, unsigned long *tracee)
@@ -54,18 +59,19 @@ static struct module *fmk_mod(struct kunit *test, unsigned long *tracee)
 	return mod;
 }
 
-/* Where the module's init function was, as the module recorded it. */
-static unsigned long fmk_init_addr(struct kunit *test)
+/* Where the module's init functions were, as the module recorded it. */
+static void fmk_init_addrs(struct kunit *test, unsigned long *addr)
 {
-	unsigned long (*where)(void);
-	unsigned long val;
+	unsigned long (*where)(int i);
+	int i;
 
 	where = __symbol_get(FMK_INIT_ADDR);
 	KUNIT_ASSERT_NOT_NULL(test, where);
-	val = where();
+	for (i = 0; i < FMK_INITS; i++)
+		addr[i] = where(i);
 	__symbol_put(FMK_INIT_ADDR);
-	KUNIT_ASSERT_NE(test, val, 0);
-	return val;
+	for (i = 0; i < FMK_INITS; i++)
+		KUNIT_ASSERT_NE(test, addr[i], 0);
 }
 
 /* Records of @mod: how many, and how many lie outside its core text. */
@@ -93,7 +99,9 @@ static unsigned long fmk_mod_records(struct module *mod, unsigned long *stray)
 static void fmk_records_follow_module(struct kunit *test)
 {
 	unsigned long before, loaded, own, stray, site, fn;
+	unsigned long init[FMK_INITS];
 	struct module *mod;
+	int i;
 
 	if (ftk_mod_loaded())
 		KUNIT_ASSERT_EQ(test, ftk_mod_unload(), 0);
@@ -110,7 +118,11 @@ static void fmk_records_follow_module(struct kunit *test)
 	KUNIT_EXPECT_GE(test, own, 1);
 	KUNIT_EXPECT_EQ(test, stray, 0);
 	KUNIT_EXPECT_EQ(test, loaded, before + own);
-	KUNIT_EXPECT_EQ(test, ftrace_location(fmk_init_addr(test)), 0);
+	/* The init functions had sites, and their records are gone. */
+	KUNIT_EXPECT_EQ(test, mod->num_ftrace_callsites, own + FMK_INITS);
+	fmk_init_addrs(test, init);
+	for (i = 0; i < FMK_INITS; i++)
+		KUNIT_EXPECT_EQ(test, ftrace_location(init[i]), 0);
 
 	KUNIT_ASSERT_EQ(test, ftk_mod_unload(), 0);
 	KUNIT_EXPECT_FALSE(test, ftk_mod_loaded());
@@ -143,37 +155,67 @@ static void fmk_probe_release(void *data)
 	ftrace_free_filter(&p->ops);
 }
 
-/* Do ftrace's own kallsyms entries list @name of @mod at @addr? */
-static bool fmk_listed(const char *name, const char *mod, unsigned long addr)
+/*
+ * How often ftrace's own kallsyms entries list @name of the tracee
+ * module at @addr, and (in *@all) how many entries it has there.
+ */
+static int fmk_listed(const char *name, unsigned long addr, int *all)
 {
 	char sym[KSYM_NAME_LEN], owner[MODULE_NAME_LEN];
-	unsigned int i;
 	unsigned long value;
-	int exported;
+	int exported, n = 0;
+	unsigned int i;
 	char type;
 
+	*all = 0;
 	for (i = 0; !ftrace_mod_get_kallsym(i, &value, &type, sym, owner,
 					    &exported); i++) {
-		if (value == addr && !strcmp(sym, name) && !strcmp(owner, mod))
-			return true;
+		if (strcmp(owner, FTK_MOD))
+			continue;
+		(*all)++;
+		if (value == addr && !strcmp(sym, name) && type == 'T')
+			n++;
 	}
-	return false;
+	return n;
+}
+
+/* Does ftrace name @addr as the tracee module's @name, at offset @off? */
+static void fmk_expect_named(struct kunit *test, unsigned long addr,
+			     const char *name, unsigned long off)
+{
+	char sym[KSYM_NAME_LEN], *modname = NULL;
+	unsigned long size = 0, at = ~0UL;
+
+	KUNIT_ASSERT_GT(test, ftrace_mod_address_lookup(addr, &size, &at,
+							&modname, NULL, sym),
+			0);
+	KUNIT_EXPECT_STREQ(test, sym, name);
+	KUNIT_EXPECT_EQ(test, at, off);
+	KUNIT_EXPECT_GT(test, size, off);
+	KUNIT_EXPECT_STREQ(test, modname, FTK_MOD);
 }
 
 /*
  * Loaded while an ops traces everything: the module's sites are calls
- * from the start, and when its init text is freed the init function's
- * name stays known to kallsyms, until the module goes.
+ * from the start, and when its init text is freed the init functions'
+ * names stay known to kallsyms, until the module goes.
  */
 static void fmk_load_while_traced(struct kunit *test)
 {
-	char sym[KSYM_NAME_LEN], *modname = NULL;
+	unsigned long fn, site, flags = 0, init[FMK_INITS];
+	char sym[KSYM_NAME_LEN];
 	struct fmk_probe *p;
-	unsigned long fn, site, init, size, off;
 	struct dyn_ftrace *rec;
 	int (*tracee)(int x);
-	unsigned long flags = 0;
-	int i;
+	bool alone;
+	int i, all;
+
+	/* The counts below hold only for our ops, with calls live. */
+	mutex_lock(&ftrace_lock);
+	alone = fops_first_locked() == &ftrace_list_end && ftrace_enabled;
+	mutex_unlock(&ftrace_lock);
+	if (!alone)
+		kunit_skip(test, "another ftrace_ops is registered, or ftrace_enabled is off");
 
 	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -202,33 +244,40 @@ static void fmk_load_while_traced(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, tracee(i), i * 13 + 5);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->hits), 3);
 
-	/* The init text is gone; its function's name is not. */
-	init = fmk_init_addr(test);
-	KUNIT_EXPECT_EQ(test, ftrace_location(init), 0);
-	KUNIT_EXPECT_GT(test, ftrace_mod_address_lookup(init, NULL, NULL, NULL,
-							NULL, sym), 0);
-	KUNIT_ASSERT_NOT_NULL(test, kallsyms_lookup(init, &size, &off,
-						    &modname, sym));
-	KUNIT_EXPECT_STREQ(test, sym, FMK_INIT_FUNC);
-	KUNIT_EXPECT_EQ(test, off, 0);
-	KUNIT_EXPECT_GT(test, size, 0);
-	KUNIT_EXPECT_STREQ(test, modname, FTK_MOD);
-	KUNIT_EXPECT_TRUE(test, fmk_listed(FMK_INIT_FUNC, FTK_MOD, init));
-	KUNIT_ASSERT_NOT_NULL(test, kallsyms_lookup(init + 1, NULL, &off,
-						    NULL, sym));
-	KUNIT_EXPECT_EQ(test, off, 1);
+	/* The init text is gone; its functions' names are not. */
+	fmk_init_addrs(test, init);
+	for (i = 0; i < FMK_INITS; i++) {
+		KUNIT_EXPECT_EQ(test, ftrace_location(init[i]), 0);
+		fmk_expect_named(test, init[i], fmk_init_names[i], 0);
+		fmk_expect_named(test, init[i] + 1, fmk_init_names[i], 1);
+		KUNIT_EXPECT_EQ(test, fmk_listed(fmk_init_names[i], init[i],
+						 &all), 1);
+		KUNIT_EXPECT_EQ(test, all, FMK_INITS);
+	}
+	/* And kallsyms itself asks ftrace. */
+	KUNIT_ASSERT_NOT_NULL(test, kallsyms_lookup(init[0], NULL, NULL, NULL,
+						    sym));
+	KUNIT_EXPECT_STREQ(test, sym, fmk_init_names[0]);
 
 	KUNIT_ASSERT_EQ(test, unregister_ftrace_function(&p->ops), 0);
 	KUNIT_ASSERT_EQ(test, ftk_mod_unload(), 0);
-	KUNIT_EXPECT_NULL(test, kallsyms_lookup(init, NULL, NULL, NULL, sym));
-	KUNIT_EXPECT_FALSE(test, fmk_listed(FMK_INIT_FUNC, FTK_MOD, init));
+	for (i = 0; i < FMK_INITS; i++) {
+		KUNIT_EXPECT_EQ(test, ftrace_mod_address_lookup(init[i], NULL,
+								NULL, NULL,
+								NULL, sym), 0);
+		KUNIT_EXPECT_EQ(test, fmk_listed(fmk_init_names[i], init[i],
+						 &all), 0);
+	}
+	KUNIT_EXPECT_EQ(test, all, 0);
 }
 
 /* With no ops registered no names are kept: nothing can print them. */
 static void fmk_load_untraced(struct kunit *test)
 {
+	unsigned long init[FMK_INITS];
 	char sym[KSYM_NAME_LEN];
 	bool idle;
+	int i, all;
 
 	mutex_lock(&ftrace_lock);
 	idle = fops_first_locked() == &ftrace_list_end;
@@ -237,10 +286,15 @@ static void fmk_load_untraced(struct kunit *test)
 		kunit_skip(test, "an ftrace_ops is registered");
 
 	ftk_mod_load(test);
-	KUNIT_EXPECT_NULL(test, kallsyms_lookup(fmk_init_addr(test), NULL,
-						NULL, NULL, sym));
-	KUNIT_EXPECT_FALSE(test, fmk_listed(FMK_INIT_FUNC, FTK_MOD,
-					    fmk_init_addr(test)));
+	fmk_init_addrs(test, init);
+	for (i = 0; i < FMK_INITS; i++) {
+		KUNIT_EXPECT_EQ(test, ftrace_mod_address_lookup(init[i], NULL,
+								NULL, NULL,
+								NULL, sym), 0);
+		KUNIT_EXPECT_EQ(test, fmk_listed(fmk_init_names[i], init[i],
+						 &all), 0);
+	}
+	KUNIT_EXPECT_EQ(test, all, 0);
 }
 
 #define FMK_FAKE_NR	8
@@ -305,6 +359,12 @@ static struct ftrace_hash *fmk_filter_set(struct ftrace_ops_hash *h)
 					 lockdep_is_held(&h->regex_lock));
 }
 
+static struct ftrace_hash *fmk_notrace_set(struct ftrace_ops_hash *h)
+{
+	return rcu_dereference_protected(h->notrace_hash,
+					 lockdep_is_held(&h->regex_lock));
+}
+
 static bool fmk_in_filter(struct trace_array *tr, unsigned long ip)
 {
 	struct ftrace_ops_hash *h = tr->ops->func_hash;
@@ -314,6 +374,52 @@ static bool fmk_in_filter(struct trace_array *tr, unsigned long ip)
 	found = fhash_find(fmk_filter_set(h), ip);
 	mutex_unlock(&h->regex_lock);
 	return found;
+}
+
+static bool fmk_in_notrace(struct trace_array *tr, unsigned long ip)
+{
+	struct ftrace_ops_hash *h = tr->ops->func_hash;
+	struct ftrace_hash *set;
+	bool found;
+
+	mutex_lock(&h->regex_lock);
+	set = fmk_notrace_set(h);
+	found = !ftrace_hash_empty(set) && fhash_find(set, ip);
+	mutex_unlock(&h->regex_lock);
+	return found;
+}
+
+/*
+ * Make {@ip} the notrace set of @tr's ops, which is not enabled.  The
+ * fake records have no names to write into set_ftrace_notrace.
+ */
+static void fmk_notrace_only(struct kunit *test, struct trace_array *tr,
+			     unsigned long ip)
+{
+	struct ftrace_ops_hash *h = tr->ops->func_hash;
+	struct ftrace_hash *set = fhash_alloc(2), *old;
+
+	KUNIT_ASSERT_NOT_NULL(test, set);
+	if (!fhash_insert(set, ip)) {
+		fhash_free(set);
+		KUNIT_FAIL_AND_ABORT(test, "no memory for a notrace set");
+	}
+	mutex_lock(&h->regex_lock);
+	old = fmk_notrace_set(h);
+	rcu_assign_pointer(h->notrace_hash, set);
+	mutex_unlock(&h->regex_lock);
+	fhash_free_rcu(old);
+}
+
+static unsigned long fmk_notrace_count(struct trace_array *tr)
+{
+	struct ftrace_ops_hash *h = tr->ops->func_hash;
+	unsigned long n;
+
+	mutex_lock(&h->regex_lock);
+	n = fmk_notrace_set(h)->count;
+	mutex_unlock(&h->regex_lock);
+	return n;
 }
 
 static unsigned long fmk_filter_count(struct trace_array *tr)
@@ -349,6 +455,8 @@ static void fmk_freed_text_leaves_filters(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(f->tr->ops, ips, 2, 0, 0),
 			0);
 	KUNIT_ASSERT_TRUE(test, fmk_in_filter(f->tr, gone));
+	fmk_notrace_only(test, f->tr, gone);
+	KUNIT_ASSERT_TRUE(test, fmk_in_notrace(f->tr, gone));
 
 	/* Free records 1..3: "gone" leaves the set, "kept" stays. */
 	ftrace_free_mem(NULL, (void *)(f->base + FMK_FAKE_STEP),
@@ -359,6 +467,8 @@ static void fmk_freed_text_leaves_filters(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fmk_in_filter(f->tr, gone));
 	KUNIT_EXPECT_TRUE(test, fmk_in_filter(f->tr, kept));
 	KUNIT_EXPECT_EQ(test, fmk_filter_count(f->tr), 2);
+	KUNIT_EXPECT_FALSE(test, fmk_in_notrace(f->tr, gone));
+	KUNIT_EXPECT_EQ(test, fmk_notrace_count(f->tr), 1);
 
 	/* The owner goes: the rest of its addresses leave the set too. */
 	ftrace_release_mod(f->owner);

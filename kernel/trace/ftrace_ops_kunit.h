@@ -36,7 +36,7 @@ long fokt_regs6(long a, long b, long c, long d, long e, long f);
 
 /* In ftrace_ops_kunit_mod.ko, reached through __symbol_get(). */
 int fokt_mod_tracee(int x);
-unsigned long fokt_mod_init_addr(void);
+unsigned long fokt_mod_init_addr(int i);
 
 /* Return address seen by the last call of fokt_args(). */
 extern unsigned long fokt_args_ret;

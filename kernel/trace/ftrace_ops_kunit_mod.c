@@ -21,21 +21,36 @@ noinline int fokt_mod_tracee(int x)
 EXPORT_SYMBOL_GPL(fokt_mod_tracee);
 
 /*
- * Where the init function was: its text is freed once it returned, and
- * the ftrace_modules suite checks that the name can still be found.
+ * Where the init functions were: their text is freed once init
+ * returned, and the ftrace_modules suite checks that their names can
+ * still be found.  Three of them, so that a lookup has some to choose
+ * from.
  */
-static unsigned long fokt_init_addr;
+#define FOKT_INITS	3
+static unsigned long fokt_init_addrs[FOKT_INITS];
 
-noinline unsigned long fokt_mod_init_addr(void)
+noinline unsigned long fokt_mod_init_addr(int i)
 {
-	return READ_ONCE(fokt_init_addr);
+	return i >= 0 && i < FOKT_INITS ? READ_ONCE(fokt_init_addrs[i]) : 0;
 }
 EXPORT_SYMBOL_GPL(fokt_mod_init_addr);
 
+static noinline int __init fokt_mod_init_b(int x)
+{
+	WRITE_ONCE(fokt_init_addrs[1], (unsigned long)fokt_mod_init_b);
+	return x + 1;
+}
+
+static noinline int __init fokt_mod_init_c(int x)
+{
+	WRITE_ONCE(fokt_init_addrs[2], (unsigned long)fokt_mod_init_c);
+	return x + 2;
+}
+
 static int __init fokt_mod_init(void)
 {
-	WRITE_ONCE(fokt_init_addr, (unsigned long)fokt_mod_init);
-	return 0;
+	WRITE_ONCE(fokt_init_addrs[0], (unsigned long)fokt_mod_init);
+	return fokt_mod_init_b(0) + fokt_mod_init_c(0) == 3 ? 0 : -EINVAL;
 }
 module_init(fokt_mod_init);
 
