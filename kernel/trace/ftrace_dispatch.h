@@ -47,6 +47,9 @@ void ftrace_update_trampoline(struct ftrace_ops *ops);
 #ifdef CONFIG_DYNAMIC_FTRACE
 void ftrace_ops_init(struct ftrace_ops *ops);
 
+/* The code update's (ftrace.c): bring every site to what the ops ask. */
+void ftrace_startup_all(int command);
+
 /*
  * Does the pair of sets @h select @ip?  An empty filter set selects
  * every function and an empty notrace set excludes none.  Callers
@@ -64,6 +67,7 @@ static inline bool fops_hash_has_ip(const struct ftrace_ops_hash *h,
 }
 #else
 static inline void ftrace_ops_init(struct ftrace_ops *ops) { }
+static inline void ftrace_startup_all(int command) { }
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 #endif /* CONFIG_FUNCTION_TRACER */
