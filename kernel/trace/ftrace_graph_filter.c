@@ -37,8 +37,9 @@
 /* Protects the pointers below against concurrent publishing. */
 static DEFINE_MUTEX(fgf_lock);
 
-struct ftrace_hash __rcu *ftrace_graph_hash = FHASH_EMPTY;
-struct ftrace_hash __rcu *ftrace_graph_notrace_hash = FHASH_EMPTY;
+struct ftrace_hash __rcu *ftrace_graph_hash = RCU_INITIALIZER(FHASH_EMPTY);
+struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
+	RCU_INITIALIZER(FHASH_EMPTY);
 
 /* Longest word a write can carry: a symbol and room for globs. */
 #define FGF_WORD_MAX		(KSYM_SYMBOL_LEN + 4)
@@ -167,8 +168,8 @@ struct fgf_file {
 /* The one line of a file whose set is empty. */
 #define FGF_ALL			((void *)1UL)
 
+/* Holds fgf_lock until fgf_stop(): the set read cannot be freed. */
 static void *fgf_start(struct seq_file *m, loff_t *pos)
-	__acquires(&fgf_lock)
 {
 	struct fgf_file *f = m->private;
 	struct ftrace_func_entry *entry;
@@ -197,7 +198,6 @@ static void *fgf_next(struct seq_file *m, void *v, loff_t *pos)
 }
 
 static void fgf_stop(struct seq_file *m, void *v)
-	__releases(&fgf_lock)
 {
 	mutex_unlock(&fgf_lock);
 }

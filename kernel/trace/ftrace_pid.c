@@ -195,8 +195,8 @@ struct fpid_file {
  */
 #define FPID_NONE	((void *)(MAX_PID + 1UL))
 
-static void *fpid_start(struct seq_file *m, loff_t *pos)
-	__acquires(&ftrace_lock)
+/* Holds ftrace_lock until fpid_seq_stop(): the list cannot be freed. */
+static void *fpid_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct fpid_file *f = m->private;
 	struct trace_pid_list *pids;
@@ -208,7 +208,7 @@ static void *fpid_start(struct seq_file *m, loff_t *pos)
 	return trace_pid_start(pids, pos);
 }
 
-static void *fpid_next(struct seq_file *m, void *v, loff_t *pos)
+static void *fpid_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct fpid_file *f = m->private;
 
@@ -220,13 +220,12 @@ static void *fpid_next(struct seq_file *m, void *v, loff_t *pos)
 	return trace_pid_next(fpid_locked(f->tr, f->type), v, pos);
 }
 
-static void fpid_stop(struct seq_file *m, void *v)
-	__releases(&ftrace_lock)
+static void fpid_seq_stop(struct seq_file *m, void *v)
 {
 	mutex_unlock(&ftrace_lock);
 }
 
-static int fpid_show(struct seq_file *m, void *v)
+static int fpid_seq_show(struct seq_file *m, void *v)
 {
 	if (v == FPID_NONE) {
 		seq_puts(m, "no pid\n");
@@ -236,10 +235,10 @@ static int fpid_show(struct seq_file *m, void *v)
 }
 
 static const struct seq_operations fpid_sops = {
-	.start	= fpid_start,
-	.next	= fpid_next,
-	.stop	= fpid_stop,
-	.show	= fpid_show,
+	.start	= fpid_seq_start,
+	.next	= fpid_seq_next,
+	.stop	= fpid_seq_stop,
+	.show	= fpid_seq_show,
 };
 
 static int fpid_open(struct inode *inode, struct file *file, int type)
