@@ -319,11 +319,24 @@ static bool frec_in_init(struct module *mod, unsigned long ip)
 	return mod ? within_module_init(ip, mod) : is_kernel_inittext(ip);
 }
 
+#ifdef CONFIG_FTRACE_RECORDS_KUNIT_TEST
+/*
+ * The KUnit suite points this at a fake owner of its own, to have that
+ * owner's tables fail to allocate as if memory had run out.
+ */
+struct module *frec_alloc_fails_for;
+#endif
+
 static struct frec_table *frec_alloc_table(struct module *mod, bool init,
 					   unsigned int cap)
 {
-	struct frec_table *t = kzalloc(sizeof(*t), GFP_KERNEL);
+	struct frec_table *t;
 
+#ifdef CONFIG_FTRACE_RECORDS_KUNIT_TEST
+	if (mod && READ_ONCE(frec_alloc_fails_for) == mod)
+		return NULL;
+#endif
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return NULL;
 	t->recs = kvcalloc(cap, sizeof(*t->recs), GFP_KERNEL);

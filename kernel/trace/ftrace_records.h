@@ -90,5 +90,10 @@ struct frec_table *frec_remove_range(unsigned long start, unsigned long end,
 				     frec_retire_fn retire, void *arg);
 void frec_free_dead(struct frec_table *dead);
 
+#ifdef CONFIG_FTRACE_RECORDS_KUNIT_TEST
+/* Test only: tables of this owner fail to allocate. */
+extern struct module *frec_alloc_fails_for;
+#endif
+
 #endif /* CONFIG_DYNAMIC_FTRACE */
 #endif /* _KERNEL_TRACE_FTRACE_RECORDS_H */

@@ -320,9 +320,13 @@ static void frk_count_retired(struct dyn_ftrace *rec, void *arg)
 	(*(unsigned long *)arg)++;
 }
 
-/* Publish the fake table, cut its middle, drop it; ftrace_lock held. */
+/*
+ * Publish the fake table, cut its middle, drop it; ftrace_lock held.
+ * With @nomem the copy the cut makes fails to allocate.
+ */
 static void frk_cut_locked(struct module *owner, unsigned long base,
-			   struct list_head *tables, struct frk_cut *c)
+			   struct list_head *tables, struct frk_cut *c,
+			   bool nomem)
 {
 	unsigned long last = base + (FRK_CUT_NR - 1) * FRK_CUT_STEP;
 	unsigned long before = ftrace_update_tot_cnt, mid;
@@ -336,8 +340,11 @@ static void frk_cut_locked(struct module *owner, unsigned long base,
 
 	/* Sites 1 .. NR-2: from inside site 1 to inside site NR-2. */
 	mid = ftrace_update_tot_cnt;
+	if (nomem)
+		WRITE_ONCE(frec_alloc_fails_for, owner);
 	c->old = frec_remove_range(base + FRK_CUT_STEP + 1, last - 1,
 				   frk_count_retired, &c->retired);
+	WRITE_ONCE(frec_alloc_fails_for, NULL);
 	c->cut = mid - ftrace_update_tot_cnt;
 	c->gap = !frec_lookup(base + MCOUNT_INSN_SIZE, last - 1);
 	lo = frec_lookup(base, base);
@@ -352,12 +359,13 @@ static void frk_cut_locked(struct module *owner, unsigned long base,
 
 /*
  * Cutting records out of the middle of a table leaves the rest to the
- * lookups and the old table intact for lookups that were inside it.
- * The owner is a fake module and the sites lie in a buffer of ours:
- * nothing is patched, and ftrace_lock stays held while they are live
- * so that no walk of the core meets them.
+ * lookups and the old table intact for lookups that were inside it;
+ * or, when the copy cannot be allocated (@nomem), moves the rest in
+ * place.  The owner is a fake module and the sites lie in a buffer of
+ * ours: nothing is patched, and ftrace_lock stays held while they are
+ * live so that no walk of the core meets them.
  */
-static void frk_cut_middle(struct kunit *test)
+static void frk_cut_run(struct kunit *test, bool nomem)
 {
 	unsigned long locs[FRK_CUT_NR], base;
 	struct frk_cut c = { };
@@ -379,7 +387,7 @@ static void frk_cut_middle(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, list_is_singular(&tables));
 
 	mutex_lock(&ftrace_lock);
-	frk_cut_locked(owner, base, &tables, &c);
+	frk_cut_locked(owner, base, &tables, &c, nomem);
 	mutex_unlock(&ftrace_lock);
 
 	KUNIT_EXPECT_EQ(test, c.grown, FRK_CUT_NR);
@@ -391,8 +399,12 @@ static void frk_cut_middle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.left, 2);
 	KUNIT_EXPECT_EQ(test, c.end, 0);
 
+	/* Without memory the table was cut in place: nothing replaced. */
+	if (nomem)
+		KUNIT_EXPECT_NULL(test, c.old);
 	/* The replaced table, as a reader inside it still sees it. */
-	KUNIT_EXPECT_NOT_NULL(test, c.old);
+	else
+		KUNIT_EXPECT_NOT_NULL(test, c.old);
 	if (c.old) {
 		KUNIT_EXPECT_NULL(test, c.old->next_dead);
 		KUNIT_EXPECT_EQ(test, c.old->nr, FRK_CUT_NR);
@@ -409,6 +421,52 @@ static void frk_cut_middle(struct kunit *test)
 	frec_free_dead(c.rest);
 }
 
+static void frk_cut_middle(struct kunit *test)
+{
+	frk_cut_run(test, false);
+}
+
+static void frk_cut_middle_nomem(struct kunit *test)
+{
+	frk_cut_run(test, true);
+}
+
+/* Without memory frec_build() makes nothing and counts nothing. */
+static void frk_build_nomem(struct kunit *test)
+{
+	unsigned long locs[FRK_CUT_NR], recs, pages, groups;
+	struct module *owner;
+	LIST_HEAD(tables);
+	unsigned int i;
+	void *buf;
+
+	owner = kunit_kzalloc(test, sizeof(*owner), GFP_KERNEL);
+	buf = kunit_kzalloc(test, FRK_CUT_NR * FRK_CUT_STEP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, owner);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < FRK_CUT_NR; i++)
+		locs[i] = (unsigned long)buf + i * FRK_CUT_STEP;
+
+	mutex_lock(&ftrace_lock);
+	recs = ftrace_update_tot_cnt;
+	pages = ftrace_number_of_pages;
+	groups = ftrace_number_of_groups;
+	mutex_unlock(&ftrace_lock);
+
+	WRITE_ONCE(frec_alloc_fails_for, owner);
+	KUNIT_EXPECT_EQ(test, frec_build(owner, locs, locs + FRK_CUT_NR,
+					 &tables), -ENOMEM);
+	WRITE_ONCE(frec_alloc_fails_for, NULL);
+	KUNIT_EXPECT_TRUE(test, list_empty(&tables));
+
+	mutex_lock(&ftrace_lock);
+	KUNIT_EXPECT_EQ(test, ftrace_update_tot_cnt, recs);
+	KUNIT_EXPECT_EQ(test, ftrace_number_of_pages, pages);
+	KUNIT_EXPECT_EQ(test, ftrace_number_of_groups, groups);
+	mutex_unlock(&ftrace_lock);
+	KUNIT_EXPECT_EQ(test, ftrace_location((unsigned long)buf), 0);
+}
+
 static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_location_of_function),
 	KUNIT_CASE(frk_location_inside_site),
@@ -418,6 +476,8 @@ static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_lookup_symbols),
 	KUNIT_CASE(frk_walks_match_accounting),
 	KUNIT_CASE(frk_cut_middle),
+	KUNIT_CASE(frk_cut_middle_nomem),
+	KUNIT_CASE(frk_build_nomem),
 	{}
 };
 
