@@ -411,24 +411,20 @@ static void fmk_notrace_only(struct kunit *test, struct trace_array *tr,
 	fhash_free_rcu(old);
 }
 
-static unsigned long fmk_notrace_count(struct trace_array *tr)
+/*
+ * How many addresses the set that @set_of picks (fmk_filter_set or
+ * fmk_notrace_set) holds in @tr's ops.  The set is only stable under
+ * its regex_lock, so the caller names it rather than passing it.
+ */
+static unsigned long
+fmk_set_count(struct trace_array *tr,
+	      struct ftrace_hash *(*set_of)(struct ftrace_ops_hash *h))
 {
 	struct ftrace_ops_hash *h = tr->ops->func_hash;
 	unsigned long n;
 
 	mutex_lock(&h->regex_lock);
-	n = fmk_notrace_set(h)->count;
-	mutex_unlock(&h->regex_lock);
-	return n;
-}
-
-static unsigned long fmk_filter_count(struct trace_array *tr)
-{
-	struct ftrace_ops_hash *h = tr->ops->func_hash;
-	unsigned long n;
-
-	mutex_lock(&h->regex_lock);
-	n = fmk_filter_set(h)->count;
+	n = set_of(h)->count;
 	mutex_unlock(&h->regex_lock);
 	return n;
 }
@@ -466,16 +462,16 @@ static void fmk_freed_text_leaves_filters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, frec_count(), before + FMK_FAKE_NR - 3);
 	KUNIT_EXPECT_FALSE(test, fmk_in_filter(f->tr, gone));
 	KUNIT_EXPECT_TRUE(test, fmk_in_filter(f->tr, kept));
-	KUNIT_EXPECT_EQ(test, fmk_filter_count(f->tr), 2);
+	KUNIT_EXPECT_EQ(test, fmk_set_count(f->tr, fmk_filter_set), 2);
 	KUNIT_EXPECT_FALSE(test, fmk_in_notrace(f->tr, gone));
-	KUNIT_EXPECT_EQ(test, fmk_notrace_count(f->tr), 1);
+	KUNIT_EXPECT_EQ(test, fmk_set_count(f->tr, fmk_notrace_set), 1);
 
 	/* The owner goes: the rest of its addresses leave the set too. */
 	ftrace_release_mod(f->owner);
 	KUNIT_EXPECT_EQ(test, ftrace_location(kept), 0);
 	KUNIT_EXPECT_EQ(test, frec_count(), before);
 	KUNIT_EXPECT_FALSE(test, fmk_in_filter(f->tr, kept));
-	KUNIT_EXPECT_EQ(test, fmk_filter_count(f->tr), 2);
+	KUNIT_EXPECT_EQ(test, fmk_set_count(f->tr, fmk_filter_set), 2);
 }
 
 static struct kunit_case fmk_cases[] = {

@@ -315,6 +315,37 @@ struct frk_cut {
 	struct frec_table *old, *rest;
 };
 
+/*
+ * A fake module owning the sites of a buffer of ours, listed in @locs
+ * as its __mcount_loc would: records built over them are never patched.
+ */
+struct frk_fake {
+	struct module	*owner;
+	unsigned long	base;		/* the buffer, site 0 */
+	unsigned long	locs[FRK_CUT_NR];
+};
+
+/*
+ * With @backwards the sites are listed from the highest down, as a
+ * module's unsorted __mcount_loc may be, for frec_build() to sort.
+ */
+static void frk_fake_init(struct kunit *test, struct frk_fake *f,
+			  bool backwards)
+{
+	unsigned int i, k;
+	void *buf;
+
+	f->owner = kunit_kzalloc(test, sizeof(*f->owner), GFP_KERNEL);
+	buf = kunit_kzalloc(test, FRK_CUT_NR * FRK_CUT_STEP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->owner);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	f->base = (unsigned long)buf;
+	for (i = 0; i < FRK_CUT_NR; i++) {
+		k = backwards ? FRK_CUT_NR - 1 - i : i;
+		f->locs[i] = f->base + k * FRK_CUT_STEP;
+	}
+}
+
 static void frk_count_retired(struct dyn_ftrace *rec, void *arg)
 {
 	(*(unsigned long *)arg)++;
@@ -367,27 +398,18 @@ static void frk_cut_locked(struct module *owner, unsigned long base,
  */
 static void frk_cut_run(struct kunit *test, bool nomem)
 {
-	unsigned long locs[FRK_CUT_NR], base;
 	struct frk_cut c = { };
-	struct module *owner;
+	struct frk_fake f;
 	LIST_HEAD(tables);
 	unsigned int i;
-	void *buf;
 
-	owner = kunit_kzalloc(test, sizeof(*owner), GFP_KERNEL);
-	buf = kunit_kzalloc(test, FRK_CUT_NR * FRK_CUT_STEP, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, owner);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	base = (unsigned long)buf;
-	/* Backwards, as a module's unsorted __mcount_loc may be. */
-	for (i = 0; i < FRK_CUT_NR; i++)
-		locs[i] = base + (FRK_CUT_NR - 1 - i) * FRK_CUT_STEP;
-	KUNIT_ASSERT_EQ(test, frec_build(owner, locs, locs + FRK_CUT_NR,
+	frk_fake_init(test, &f, true);
+	KUNIT_ASSERT_EQ(test, frec_build(f.owner, f.locs, f.locs + FRK_CUT_NR,
 					 &tables), 0);
 	KUNIT_ASSERT_TRUE(test, list_is_singular(&tables));
 
 	mutex_lock(&ftrace_lock);
-	frk_cut_locked(owner, base, &tables, &c, nomem);
+	frk_cut_locked(f.owner, f.base, &tables, &c, nomem);
 	mutex_unlock(&ftrace_lock);
 
 	KUNIT_EXPECT_EQ(test, c.grown, FRK_CUT_NR);
@@ -410,12 +432,12 @@ static void frk_cut_run(struct kunit *test, bool nomem)
 		KUNIT_EXPECT_EQ(test, c.old->nr, FRK_CUT_NR);
 		for (i = 0; i < c.old->nr; i++)
 			KUNIT_EXPECT_EQ(test, c.old->recs[i].ip,
-					base + i * FRK_CUT_STEP);
+					f.base + i * FRK_CUT_STEP);
 	}
 	KUNIT_EXPECT_NOT_NULL(test, c.rest);
 	if (c.rest) {
 		KUNIT_EXPECT_EQ(test, c.rest->nr, 2);
-		KUNIT_EXPECT_EQ(test, c.rest->recs[0].ip, base);
+		KUNIT_EXPECT_EQ(test, c.rest->recs[0].ip, f.base);
 	}
 	frec_free_dead(c.old);
 	frec_free_dead(c.rest);
@@ -434,18 +456,11 @@ static void frk_cut_middle_nomem(struct kunit *test)
 /* Without memory frec_build() makes nothing and counts nothing. */
 static void frk_build_nomem(struct kunit *test)
 {
-	unsigned long locs[FRK_CUT_NR], recs, pages, groups;
-	struct module *owner;
+	unsigned long recs, pages, groups;
+	struct frk_fake f;
 	LIST_HEAD(tables);
-	unsigned int i;
-	void *buf;
 
-	owner = kunit_kzalloc(test, sizeof(*owner), GFP_KERNEL);
-	buf = kunit_kzalloc(test, FRK_CUT_NR * FRK_CUT_STEP, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, owner);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	for (i = 0; i < FRK_CUT_NR; i++)
-		locs[i] = (unsigned long)buf + i * FRK_CUT_STEP;
+	frk_fake_init(test, &f, false);
 
 	mutex_lock(&ftrace_lock);
 	recs = ftrace_update_tot_cnt;
@@ -453,8 +468,8 @@ static void frk_build_nomem(struct kunit *test)
 	groups = ftrace_number_of_groups;
 	mutex_unlock(&ftrace_lock);
 
-	WRITE_ONCE(frec_alloc_fails_for, owner);
-	KUNIT_EXPECT_EQ(test, frec_build(owner, locs, locs + FRK_CUT_NR,
+	WRITE_ONCE(frec_alloc_fails_for, f.owner);
+	KUNIT_EXPECT_EQ(test, frec_build(f.owner, f.locs, f.locs + FRK_CUT_NR,
 					 &tables), -ENOMEM);
 	WRITE_ONCE(frec_alloc_fails_for, NULL);
 	KUNIT_EXPECT_TRUE(test, list_empty(&tables));
@@ -464,7 +479,7 @@ static void frk_build_nomem(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_number_of_pages, pages);
 	KUNIT_EXPECT_EQ(test, ftrace_number_of_groups, groups);
 	mutex_unlock(&ftrace_lock);
-	KUNIT_EXPECT_EQ(test, ftrace_location((unsigned long)buf), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_location(f.base), 0);
 }
 
 static struct kunit_case frk_cases[] = {
