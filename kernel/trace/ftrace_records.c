@@ -202,6 +202,34 @@ struct dyn_ftrace *frec_step(struct frec_cursor *cur)
 }
 
 /**
+ * frec_resume - put a walk back on the record of a site
+ * @cur: the walk; its owner filter is kept
+ * @ip: the site
+ *
+ * A walk cannot outlive an ftrace_lock hold; this finds its place
+ * again in a later one.  Needs ftrace_lock.
+ *
+ * Return: the record at @ip, now @cur's current one; NULL if no live
+ * table of the walk holds @ip (@cur is then left as it was).
+ */
+struct dyn_ftrace *frec_resume(struct frec_cursor *cur, unsigned long ip)
+{
+	struct frec_table *t = NULL;
+	struct dyn_ftrace *rec;
+
+	while ((t = frec_next_table(cur, t))) {
+		rec = frec_table_lookup(t, ip, ip);
+		if (rec && rec->ip == ip) {
+			cur->table = t;
+			cur->idx = rec - t->recs;
+			cur->started = true;
+			return rec;
+		}
+	}
+	return NULL;
+}
+
+/**
  * frec_at - the record at a position of the walk over all records
  * @n: zero-based position, as in available_filter_functions
  *

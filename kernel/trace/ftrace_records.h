@@ -51,6 +51,7 @@ struct frec_cursor {
 };
 
 struct dyn_ftrace *frec_step(struct frec_cursor *cur);
+struct dyn_ftrace *frec_resume(struct frec_cursor *cur, unsigned long ip);
 
 /* Every record, in table order.  A single loop: break works. */
 #define frec_for_each(rec)						\
