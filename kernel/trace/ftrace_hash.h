@@ -26,6 +26,9 @@
 /* Past 4096 buckets a bigger table costs more memory than it saves time. */
 #define FHASH_MAX_BITS		12
 
+/* The size of a set that is being edited, whose final size is unknown. */
+#define FTRACE_HASH_DEFAULT_BITS	10
+
 /* fhash_dup(): size the copy for the source's number of entries. */
 #define FHASH_FIT		(-1)
 
