@@ -33,21 +33,6 @@
 /* The longest word: a symbol, with room for globs and a '!'. */
 #define FFILE_WORD_MAX		(KSYM_SYMBOL_LEN + 4)
 
-/* Room for the undo log grows by doubling from this many steps. */
-#define FUNDO_FIRST		32
-
-/* One change to a draft: an entry added (@gone NULL) or taken out. */
-struct fundo_step {
-	unsigned long			ip;
-	struct ftrace_func_entry	*gone;
-};
-
-struct fundo {
-	struct fundo_step	*steps;
-	unsigned int		nr;
-	unsigned int		cap;
-};
-
 /* A function command of a request, run when its words are accepted. */
 struct fcmd_call {
 	struct list_head		list;
@@ -74,7 +59,7 @@ struct ffile {
 	bool			writer;
 	struct trace_parser	parser;
 	struct ftrace_hash	*draft;
-	struct fundo		undo;
+	struct ftrace_hash	*touched;	/* by the request: see ffile_edit() */
 	struct list_head	mod_edits;
 	struct list_head	calls;
 
@@ -89,65 +74,77 @@ struct ffile {
 	struct ftrace_func_entry *pentry;
 };
 
-/* ---- the undo log of a request ------------------------------------- */
+/* ---- undoing a request --------------------------------------------- */
 
-static struct fundo_step *fundo_push(struct fundo *u)
-{
-	struct fundo_step *steps;
-	unsigned int cap;
-
-	if (u->nr == u->cap) {
-		cap = u->cap ? 2 * u->cap : FUNDO_FIRST;
-		steps = kvrealloc(u->steps, cap * sizeof(*steps), GFP_KERNEL);
-		if (!steps)
-			return NULL;
-		u->steps = steps;
-		u->cap = cap;
-	}
-	return &u->steps[u->nr++];
-}
-
-/* Bring @ip in or out of the draft, logging how to go back. */
+/*
+ * Bring @ip in or out of the draft.  To undo a request, @f->touched
+ * has one entry per ip the request touched, whose ->direct holds the
+ * draft's entry for that ip when the request began (0: there was
+ * none).  Such an entry is kept, not freed, while the request lasts,
+ * so going back never allocates, and an ip taken out and put back any
+ * number of times costs one mark: a request's memory is bounded by
+ * the number of records.
+ */
 static int ffile_edit(unsigned long ip, bool drop, void *arg)
 {
 	struct ffile *f = arg;
 	struct ftrace_func_entry *entry = fhash_find(f->draft, ip);
-	struct fundo_step *step;
+	struct ftrace_func_entry *mark, *first;
 
 	if (!entry == drop)
 		return 0;
-	step = fundo_push(&f->undo);
-	if (!step)
-		return -ENOMEM;
-	step->ip = ip;
-	step->gone = entry;
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	mark = fhash_find(f->touched, ip);
+	if (!mark) {
+		mark = fhash_insert(f->touched, ip);
+		if (!mark)
+			return -ENOMEM;
+		mark->direct = (unsigned long)entry;
+	}
+	first = (struct ftrace_func_entry *)mark->direct;
 	if (drop) {
-		/* Kept, not freed, so that going back cannot fail. */
 		fhash_unlink(f->draft, entry);
+		if (entry != first)
+			kfree(entry);		/* this request added it */
+	} else if (first) {
+		fhash_link(f->draft, first);
 	} else if (!fhash_insert(f->draft, ip)) {
-		f->undo.nr--;
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-static void fundo_forget(struct fundo *u)
+/* The request is refused: give each ip it touched its first entry back. */
+static void ffile_revert(struct ffile *f)
 {
-	while (u->nr)
-		kfree(u->steps[--u->nr].gone);
+	struct ftrace_func_entry *mark, *now, *first;
+
+	fhash_for_each(f->touched, mark) {
+		first = (struct ftrace_func_entry *)mark->direct;
+		now = fhash_find(f->draft, mark->ip);
+		if (now == first)
+			continue;
+		/* Put back means relinked: @now is not @first, so one is NULL. */
+		if (now)
+			fhash_erase(f->draft, now);
+		else
+			fhash_link(f->draft, first);
+	}
+	fhash_clear(f->touched);
 }
 
-static void fundo_revert(struct fundo *u, struct ftrace_hash *draft)
+/* The request is accepted: free the first entries it took out. */
+static void ffile_keep(struct ffile *f)
 {
-	struct fundo_step *step;
+	struct ftrace_func_entry *mark, *first;
 
-	while (u->nr) {
-		step = &u->steps[--u->nr];
-		if (step->gone)
-			fhash_link(draft, step->gone);
-		else
-			fhash_erase(draft, fhash_find(draft, step->ip));
+	fhash_for_each(f->touched, mark) {
+		first = (struct ftrace_func_entry *)mark->direct;
+		if (first && !fhash_find(f->draft, mark->ip))
+			kfree(first);
 	}
+	fhash_clear(f->touched);
 }
 
 static int ffile_mod_word(struct ffile *f, char *func, char *module)
@@ -238,15 +235,16 @@ static int ffile_settle(struct ffile *f, int ret)
 	else
 		fcmd_flush(f, false);
 	if (ret) {
-		fundo_revert(&f->undo, f->draft);
+		ffile_revert(f);
 		fmod_edits_drop(&f->mod_edits);
 		f->parser.fail = false;
 		trace_parser_clear(&f->parser);
 		return ret;
 	}
-	fundo_forget(&f->undo);
+	ffile_keep(f);
 	if (f->tr)
-		fmod_edits_commit(&f->mod_edits, f->tr, f->exclude);
+		fmod_edits_commit(&f->mod_edits, f->tr, f->exclude,
+				  f->draft);
 	return 0;
 }
 
@@ -272,6 +270,11 @@ static ssize_t ffile_write(struct file *file, const char __user *ubuf,
 
 	guard(mutex)(&f->lock);
 	while (done < cnt && !ret) {
+		/* A long request must not outlive its writer. */
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		got = trace_get_user(&f->parser, ubuf + done, cnt - done, ppos);
 		if (got < 0) {
 			ret = got;
@@ -300,7 +303,8 @@ static ssize_t ffile_write(struct file *file, const char __user *ubuf,
  * that the end of @ubuf cuts is completed by the next write, or by
  * closing the file.
  *
- * Return: @cnt, or a negative errno and nothing applied.
+ * Return: @cnt, or a negative errno: then none of the words applies,
+ * and of the function commands only those before the one that failed.
  */
 ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
 			    size_t cnt, loff_t *ppos)
@@ -318,7 +322,7 @@ ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
  * As ftrace_filter_write(); which set the words edit was chosen when
  * the file was opened.
  *
- * Return: @cnt, or a negative errno and nothing applied.
+ * Return: @cnt, or a negative errno and no word applied.
  */
 ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
@@ -533,7 +537,7 @@ static void ffile_free(struct ffile *f)
 	trace_parser_put(&f->parser);
 	if (f->draft != FHASH_EMPTY)
 		fhash_free(f->draft);
-	kvfree(f->undo.steps);
+	fhash_free(f->touched);
 	if (f->tr)
 		trace_array_put(f->tr);
 	kfree(f);
@@ -579,9 +583,12 @@ static struct ffile *ffile_new(struct trace_array *tr, struct ftrace_ops *ops,
 	f->writer = file->f_mode & FMODE_WRITE;
 	f->walk.want = ffile_has;
 	f->walk.arg = f;
-
-	scoped_guard(mutex, &ops->func_hash->regex_lock)
-		f->draft = ffile_first_draft(f, file);
+	if (f->writer)
+		f->touched = fhash_alloc(FTRACE_HASH_DEFAULT_BITS);
+	if (!f->writer || f->touched) {
+		scoped_guard(mutex, &ops->func_hash->regex_lock)
+			f->draft = ffile_first_draft(f, file);
+	}
 	if (!f->draft) {
 		f->tr = NULL;
 		ffile_free(f);

@@ -237,25 +237,41 @@ void fmod_edits_drop(struct list_head *edits)
 		fmod_edit_free(edit);
 }
 
-/* Carry out the changes fmod_edit_new() queued, in order. */
+/*
+ * Carry out the changes fmod_edit_new() queued, in order.  A module
+ * that came meanwhile may have looked for its filters already: its
+ * filter goes straight into @draft instead of the cache.
+ */
 void fmod_edits_commit(struct list_head *edits, struct trace_array *tr,
-		       bool exclude)
+		       bool exclude, struct ftrace_hash *draft)
 {
 	struct list_head *head = fmod_list(tr, exclude);
 	struct ftrace_mod_load *load, *n;
 	struct fmod_edit *edit, *e;
+	LIST_HEAD(late);
 
-	guard(mutex)(&ftrace_lock);
-	list_for_each_entry_safe(edit, e, edits, list) {
-		if (edit->load) {
-			list_add(&edit->load->list, head);
-			edit->load = NULL;
-		} else {
-			list_for_each_entry_safe(load, n, head, list)
-				if (fmod_load_is(load, edit->func, edit->module))
-					fmod_load_free(load);
+	scoped_guard(mutex, &ftrace_lock) {
+		list_for_each_entry_safe(edit, e, edits, list) {
+			if (edit->load && fmod_loaded(edit->load->module)) {
+				list_move_tail(&edit->load->list, &late);
+				edit->load = NULL;
+			} else if (edit->load) {
+				list_add(&edit->load->list, head);
+				edit->load = NULL;
+			} else {
+				list_for_each_entry_safe(load, n, head, list)
+					if (fmod_load_is(load, edit->func,
+							 edit->module))
+						fmod_load_free(load);
+			}
+			fmod_edit_free(edit);
 		}
-		fmod_edit_free(edit);
+	}
+	list_for_each_entry_safe(load, n, &late, list) {
+		/* Short of memory, the filter is lost: nothing is left half. */
+		fmatch_records(draft, load->func, strlen(load->func),
+			       load->module);
+		fmod_load_free(load);
 	}
 }
 

@@ -97,7 +97,7 @@ static inline struct list_head *fmod_list(struct trace_array *tr,
 int fmod_edit_new(struct list_head *edits, struct trace_array *tr,
 		  bool exclude, const char *func, const char *module);
 void fmod_edits_commit(struct list_head *edits, struct trace_array *tr,
-		       bool exclude);
+		       bool exclude, struct ftrace_hash *draft);
 void fmod_edits_drop(struct list_head *edits);
 /* Forget every cached filter of one list; takes ftrace_lock. */
 void fmod_list_clear(struct list_head *head);
@@ -114,7 +114,7 @@ int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 				    struct ftrace_hash __rcu **orig_hash,
 				    struct ftrace_hash *hash, int enable);
 
-/* A function probe: one per probe_ops and trace array (ftrace.c). */
+/* A function probe: one per probe_ops and trace array (ftrace_func_probes.c). */
 struct ftrace_func_probe {
 	struct list_head	list;		/* in tr->func_probes */
 	struct trace_array	*tr;
