@@ -120,6 +120,9 @@ struct dyn_ftrace *flist_walk_to(struct flist_walk *w, loff_t pos)
 	if (w->ip && pos >= w->pos) {
 		rec = frec_resume(&w->cur, w->ip);
 		at = w->pos;
+		/* No longer wanted: its place goes to the next wanted one. */
+		if (rec && !w->want(rec, w->arg))
+			rec = flist_step(w);
 	}
 	if (!rec) {
 		w->cur = (struct frec_cursor){ };
