@@ -105,6 +105,9 @@ void fmod_list_clear(struct list_head *head);
 /* The command registered under @name, or NULL. */
 struct ftrace_func_command *fcmd_find(const char *name);
 
+/* ftrace_filter_api.c: the ftrace_filter= family of boot parameters. */
+void __init ftrace_filter_boot(void);
+
 /* From the code update (ftrace.c); ftrace_lock held. */
 struct ftrace_ops *ftrace_find_tramp_ops_any(struct dyn_ftrace *rec);
 struct ftrace_ops *ftrace_find_tramp_ops_next(struct dyn_ftrace *rec,
