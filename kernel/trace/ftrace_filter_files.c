@@ -491,11 +491,20 @@ static int ffile_show_probe(struct seq_file *m, struct ffile *f)
 {
 	struct ftrace_probe_ops *probe_ops = f->probe->probe_ops;
 	unsigned long ip = f->pentry->ip;
+	int ret;
 
-	if (probe_ops->print)
-		return probe_ops->print(m, ip, probe_ops, f->probe->data);
-	seq_printf(m, "%ps:%ps\n", (void *)ip, (void *)probe_ops->func);
-	return 0;
+	if (!probe_ops->print) {
+		seq_printf(m, "%ps:%ps\n", (void *)ip, (void *)probe_ops->func);
+		return 0;
+	}
+	/*
+	 * print() looks @ip up in the probe's func mapper, whose entries
+	 * are freed after a grace period when other ips are unhooked.
+	 */
+	rcu_read_lock();
+	ret = probe_ops->print(m, ip, probe_ops, f->probe->data);
+	rcu_read_unlock();
+	return ret;
 }
 
 static int ffile_show(struct seq_file *m, void *v)
