@@ -187,6 +187,14 @@ static void fprb_put(struct ftrace_func_probe *probe)
 	kfree(probe);
 }
 
+/*
+ * The free call of a probe_ops can unhook another ops' functions (an
+ * event whose kprobe sits on ftrace), taking that ops' regex_lock
+ * inside the probe's: a class of their own tells lockdep the two are
+ * different locks.
+ */
+static struct lock_class_key fprb_regex_key;
+
 /* Find or make @tr's probe for @probe_ops, with a reference held. */
 static struct ftrace_func_probe *fprb_get(struct trace_array *tr,
 					  struct ftrace_probe_ops *probe_ops,
@@ -204,6 +212,8 @@ static struct ftrace_func_probe *fprb_get(struct trace_array *tr,
 		probe->tr = tr;
 		probe->ops.func = fprb_call;
 		ftrace_ops_init(&probe->ops);
+		lockdep_set_class(&probe->ops.local_hash.regex_lock,
+				  &fprb_regex_key);
 		list_add(&probe->list, &tr->func_probes);
 	}
 	if (!probe)
