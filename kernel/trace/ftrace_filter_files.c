@@ -755,6 +755,13 @@ void ftrace_create_filter_files(struct trace_array *tr, struct dentry *parent)
  */
 void ftrace_destroy_filter_files(struct ftrace_ops *ops)
 {
+	struct trace_array *tr = ops->private;
+
+	/* The instance's cached mod: filters go with it (upstream leaked them). */
+	if (tr) {
+		fmod_list_clear(&tr->mod_trace);
+		fmod_list_clear(&tr->mod_notrace);
+	}
 	guard(mutex)(&ftrace_lock);
 	if (ops->flags & FTRACE_OPS_FL_ENABLED)
 		ftrace_shutdown(ops, 0);
