@@ -86,8 +86,7 @@ int ftrace_func_mapper_add_ip(struct ftrace_func_mapper *mapper,
 	map = kmalloc(sizeof(*map), GFP_KERNEL);
 	if (!map)
 		return -ENOMEM;
-	map->entry.ip = ip;
-	map->data = data;
+	*map = (struct fmap_entry){ .entry.ip = ip, .data = data };
 	fhash_link(&mapper->set, &map->entry);
 	return 0;
 }
@@ -180,10 +179,10 @@ static void fprb_put(struct ftrace_func_probe *probe)
 	guard(mutex)(&ftrace_lock);
 	if (WARN_ON_ONCE(probe->ref <= 0) || --probe->ref)
 		return;
+	list_del(&probe->list);
 	/* ip 0: the probe_ops frees what it keeps for all its functions */
 	if (probe_ops->free)
 		probe_ops->free(probe_ops, probe->tr, 0, probe->data);
-	list_del(&probe->list);
 	kfree(probe);
 }
 
