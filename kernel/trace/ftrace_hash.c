@@ -125,6 +125,37 @@ struct ftrace_hash *fhash_dup(const struct ftrace_hash *src, int bits)
 }
 
 /**
+ * fhash_take - move the entries of a set into a new set of fitting size
+ * @src: the set to empty; its readers must be gone (a private draft)
+ *
+ * Moving the entries, rather than copying them, needs one allocation
+ * and so cannot fail half way.  The flags go along.
+ *
+ * Return: the new set, FHASH_EMPTY when @src has no entries, or NULL
+ * when out of memory (@src then keeps its entries) or when @src is
+ * NULL (the allocation that should have made it failed).
+ */
+struct ftrace_hash *fhash_take(struct ftrace_hash *src)
+{
+	struct ftrace_func_entry *entry, *next;
+	struct ftrace_hash *set;
+
+	if (!src)
+		return NULL;
+	if (ftrace_hash_empty(src))
+		return FHASH_EMPTY;
+	set = fhash_alloc(fhash_bits_for(src->count));
+	if (!set)
+		return NULL;
+	set->flags = src->flags;
+	fhash_for_each_safe(src, entry, next) {
+		fhash_unlink(src, entry);
+		fhash_link(set, entry);
+	}
+	return set;
+}
+
+/**
  * fhash_free - free a set and its entries now
  * @hash: the set; NULL and FHASH_EMPTY are ignored
  *

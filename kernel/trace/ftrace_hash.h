@@ -79,6 +79,7 @@ fhash_find(struct ftrace_hash *hash, unsigned long ip)
 
 struct ftrace_hash *fhash_alloc(unsigned int bits);
 struct ftrace_hash *fhash_dup(const struct ftrace_hash *src, int bits);
+struct ftrace_hash *fhash_take(struct ftrace_hash *src);
 void fhash_free(struct ftrace_hash *hash);
 
 /*

@@ -164,6 +164,36 @@ static void fht_dup_keeps_all_entries(struct kunit *test)
 			    ftrace_lookup_ip(src, FHT_IP(0)));
 }
 
+static void fht_take_moves_entries(struct kunit *test)
+{
+	struct ftrace_hash *src = fht_alloc(test, 4);
+	struct ftrace_func_entry *entry;
+	struct ftrace_hash *set;
+
+	/* Nothing to take: the shared empty set, no allocation. */
+	KUNIT_EXPECT_PTR_EQ(test, fhash_take(src), FHASH_EMPTY);
+	/* No set at all is an allocation that failed: so is the take. */
+	KUNIT_EXPECT_NULL(test, fhash_take(NULL));
+
+	fht_fill(test, src, 300);
+	src->flags = FTRACE_HASH_FL_MOD;
+	entry = ftrace_lookup_ip(src, FHT_IP(7));
+	set = fhash_take(src);
+	KUNIT_ASSERT_NOT_NULL(test, set);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fht_free_action, set));
+
+	/* The same entries, in a set sized for them; the source is empty. */
+	KUNIT_EXPECT_EQ(test, set->count, 300);
+	KUNIT_EXPECT_EQ(test, set->size_bits, fhash_bits_for(300));
+	KUNIT_EXPECT_EQ(test, set->flags, FTRACE_HASH_FL_MOD);
+	fht_expect_all(test, set, 300);
+	KUNIT_EXPECT_PTR_EQ(test, ftrace_lookup_ip(set, FHT_IP(7)), entry);
+	KUNIT_EXPECT_EQ(test, src->count, 0);
+	KUNIT_EXPECT_NULL(test, ftrace_lookup_ip(src, FHT_IP(7)));
+	KUNIT_EXPECT_NULL(test, fhash_first(src));
+}
+
 static void fht_dup_of_nothing_is_empty(struct kunit *test)
 {
 	struct ftrace_hash *copy;
@@ -637,6 +667,7 @@ static struct kunit_case fht_cases[] = {
 	KUNIT_CASE(fht_count_follows_changes),
 	KUNIT_CASE(fht_dup_keeps_all_entries),
 	KUNIT_CASE(fht_dup_of_nothing_is_empty),
+	KUNIT_CASE(fht_take_moves_entries),
 	KUNIT_CASE(fht_many_entries_found),
 	KUNIT_CASE(fht_unlink_link_moves),
 	KUNIT_CASE(fht_clear_removes_all),

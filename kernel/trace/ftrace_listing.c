@@ -14,6 +14,7 @@
 #include <linux/tracefs.h>
 #include <linux/workqueue.h>
 
+#include "ftrace_accounting.h"
 #include "ftrace_internal.h"
 #include "ftrace_modules.h"
 #include "ftrace_tracefs.h"

@@ -109,10 +109,6 @@ struct ftrace_func_command *fcmd_find(const char *name);
 void __init ftrace_filter_boot(void);
 
 /* From the code update (ftrace.c); ftrace_lock held. */
-struct ftrace_ops *ftrace_find_tramp_ops_any(struct dyn_ftrace *rec);
-struct ftrace_ops *ftrace_find_tramp_ops_next(struct dyn_ftrace *rec,
-					      struct ftrace_ops *ops);
-struct ftrace_ops *ftrace_find_unique_ops(struct dyn_ftrace *rec);
 int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 				    struct ftrace_hash __rcu **orig_hash,
 				    struct ftrace_hash *hash, int enable);
