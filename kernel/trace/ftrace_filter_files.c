@@ -26,7 +26,6 @@
 #include "ftrace_dispatch.h"
 #include "ftrace_hash.h"
 #include "ftrace_internal.h"
-#include "ftrace_modules.h"
 #include "ftrace_tracefs.h"
 #include "trace.h"
 
