@@ -560,6 +560,20 @@ static void ffk_walk_init(struct flist_walk *w, struct ffk_want *want)
 	*w = (struct flist_walk){ .want = ffk_want_tracee, .arg = want };
 }
 
+/* The fixture of a walk case: the tracees' sites and one walk of them. */
+struct ffk_walker {
+	struct ffk_sites	s;
+	struct ffk_want		want;
+	struct flist_walk	w;
+};
+
+static void ffk_walker_init(struct kunit *test, struct ffk_walker *k)
+{
+	ffk_find_sites(test, &k->s);
+	k->want = (struct ffk_want){ .sites = &k->s };
+	ffk_walk_init(&k->w, &k->want);
+}
+
 /*
  * One read: flist_walk_to() in a hold of ftrace_lock of its own, as a
  * seq_file's start does.  The cursor does not outlive the hold; it is
@@ -580,43 +594,41 @@ static unsigned long ffk_walk_to(struct flist_walk *w, loff_t pos)
 static void ffk_walk_fresh(struct kunit *test)
 {
 	unsigned long ip[FFK_TRACEES + 1], at_end_ip;
-	struct ffk_want want = { };
 	loff_t pos[FFK_TRACEES + 1];
-	struct flist_walk w;
-	struct ffk_sites s;
+	struct ffk_walker k;
+	struct flist_walk *w = &k.w;
+	struct ffk_sites *s = &k.s;
 	unsigned int i;
 	bool at_end_rec;
 
-	ffk_find_sites(test, &s);
-	want.sites = &s;
-	ffk_walk_init(&w, &want);
+	ffk_walker_init(test, &k);
 	mutex_lock(&ftrace_lock);
-	ip[0] = ffk_ip(flist_walk_to(&w, 0));
-	pos[0] = w.pos;
+	ip[0] = ffk_ip(flist_walk_to(w, 0));
+	pos[0] = w->pos;
 	for (i = 1; i <= FFK_TRACEES; i++) {
-		ip[i] = ffk_ip(flist_walk_next(&w));
-		pos[i] = w.pos;
+		ip[i] = ffk_ip(flist_walk_next(w));
+		pos[i] = w->pos;
 	}
-	at_end_rec = !w.rec;
-	at_end_ip = w.ip;
+	at_end_rec = !w->rec;
+	at_end_ip = w->ip;
 	mutex_unlock(&ftrace_lock);
 
 	for (i = 0; i < FFK_TRACEES; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, ip[i], s.walk[i], "record %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ip[i], s->walk[i], "record %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, pos[i], i, "record %u", i);
 	}
 	/* Past the last it stays on the last, for the next read to resume. */
 	KUNIT_EXPECT_EQ(test, ip[FFK_TRACEES], 0);
 	KUNIT_EXPECT_EQ(test, pos[FFK_TRACEES], FFK_TRACEES - 1);
 	KUNIT_EXPECT_TRUE(test, at_end_rec);
-	KUNIT_EXPECT_EQ(test, at_end_ip, s.walk[FFK_TRACEES - 1]);
+	KUNIT_EXPECT_EQ(test, at_end_ip, s->walk[FFK_TRACEES - 1]);
 
 	for (i = 0; i < FFK_TRACEES; i++) {
-		ffk_walk_init(&w, &want);
-		KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(&w, i), s.walk[i],
+		ffk_walk_init(w, &k.want);
+		KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(w, i), s->walk[i],
 				    "record %u", i);
-		KUNIT_EXPECT_EQ(test, w.pos, i);
-		KUNIT_EXPECT_EQ(test, w.ip, s.walk[i]);
+		KUNIT_EXPECT_EQ(test, w->pos, i);
+		KUNIT_EXPECT_EQ(test, w->ip, s->walk[i]);
 	}
 }
 
@@ -628,29 +640,28 @@ static void ffk_walk_fresh(struct kunit *test)
  */
 static void ffk_walk_resume(struct kunit *test)
 {
-	struct ffk_want fresh_want = { }, want = { };
-	struct flist_walk fresh, w;
+	struct ffk_walker fresh, on;
 	unsigned long ip;
-	struct ffk_sites s;
 	unsigned int j, k;
 
-	ffk_find_sites(test, &s);
-	fresh_want.sites = &s;
-	want.sites = &s;
+	ffk_walker_init(test, &fresh);
+	ffk_walker_init(test, &on);
 	for (j = 0; j < FFK_TRACEES; j++) {
 		for (k = j; k <= FFK_TRACEES; k++) {
-			ffk_walk_init(&fresh, &fresh_want);
-			fresh_want.calls = 0;
-			ip = ffk_walk_to(&fresh, k);
+			ffk_walk_init(&fresh.w, &fresh.want);
+			fresh.want.calls = 0;
+			ip = ffk_walk_to(&fresh.w, k);
 
-			ffk_walk_init(&w, &want);
-			KUNIT_ASSERT_EQ(test, ffk_walk_to(&w, j), s.walk[j]);
-			want.calls = 0;
-			KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(&w, k), ip,
+			ffk_walk_init(&on.w, &on.want);
+			KUNIT_ASSERT_EQ(test, ffk_walk_to(&on.w, j),
+					on.s.walk[j]);
+			on.want.calls = 0;
+			KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(&on.w, k), ip,
 					    "from %u to %u", j, k);
-			KUNIT_EXPECT_EQ_MSG(test, w.pos, fresh.pos,
+			KUNIT_EXPECT_EQ_MSG(test, on.w.pos, fresh.w.pos,
 					    "from %u to %u", j, k);
-			KUNIT_EXPECT_LT_MSG(test, want.calls, fresh_want.calls,
+			KUNIT_EXPECT_LT_MSG(test, on.want.calls,
+					    fresh.want.calls,
 					    "from %u to %u", j, k);
 		}
 	}
@@ -659,28 +670,27 @@ static void ffk_walk_resume(struct kunit *test)
 /* A read that seeks back counts from the first record again. */
 static void ffk_walk_resume_back(struct kunit *test)
 {
-	struct ffk_want fresh_want = { }, want = { };
-	struct flist_walk fresh, w;
-	struct ffk_sites s;
+	struct ffk_walker fresh, on;
 	unsigned int j, k;
 
-	ffk_find_sites(test, &s);
-	fresh_want.sites = &s;
-	want.sites = &s;
+	ffk_walker_init(test, &fresh);
+	ffk_walker_init(test, &on);
 	for (j = 1; j < FFK_TRACEES; j++) {
 		for (k = 0; k < j; k++) {
-			ffk_walk_init(&fresh, &fresh_want);
-			fresh_want.calls = 0;
-			KUNIT_ASSERT_EQ(test, ffk_walk_to(&fresh, k),
-					s.walk[k]);
+			ffk_walk_init(&fresh.w, &fresh.want);
+			fresh.want.calls = 0;
+			KUNIT_ASSERT_EQ(test, ffk_walk_to(&fresh.w, k),
+					fresh.s.walk[k]);
 
-			ffk_walk_init(&w, &want);
-			KUNIT_ASSERT_EQ(test, ffk_walk_to(&w, j), s.walk[j]);
-			want.calls = 0;
-			KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(&w, k), s.walk[k],
+			ffk_walk_init(&on.w, &on.want);
+			KUNIT_ASSERT_EQ(test, ffk_walk_to(&on.w, j),
+					on.s.walk[j]);
+			on.want.calls = 0;
+			KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(&on.w, k),
+					    on.s.walk[k],
 					    "from %u to %u", j, k);
-			KUNIT_EXPECT_EQ(test, w.pos, k);
-			KUNIT_EXPECT_EQ(test, want.calls, fresh_want.calls);
+			KUNIT_EXPECT_EQ(test, on.w.pos, k);
+			KUNIT_EXPECT_EQ(test, on.want.calls, fresh.want.calls);
 		}
 	}
 }
@@ -692,18 +702,16 @@ static void ffk_walk_resume_back(struct kunit *test)
  */
 static void ffk_walk_resume_lost(struct kunit *test)
 {
-	struct ffk_want want = { };
-	struct flist_walk w;
-	struct ffk_sites s;
+	struct ffk_walker k;
+	struct flist_walk *w = &k.w;
+	struct ffk_sites *s = &k.s;
 
-	ffk_find_sites(test, &s);
-	want.sites = &s;
-	ffk_walk_init(&w, &want);
-	KUNIT_ASSERT_EQ(test, ffk_walk_to(&w, 1), s.walk[1]);
-	w.ip = (unsigned long)ffk_untraced;
-	KUNIT_EXPECT_EQ(test, ffk_walk_to(&w, 2), s.walk[2]);
-	KUNIT_EXPECT_EQ(test, w.pos, 2);
-	KUNIT_EXPECT_EQ(test, w.ip, s.walk[2]);
+	ffk_walker_init(test, &k);
+	KUNIT_ASSERT_EQ(test, ffk_walk_to(w, 1), s->walk[1]);
+	w->ip = (unsigned long)ffk_untraced;
+	KUNIT_EXPECT_EQ(test, ffk_walk_to(w, 2), s->walk[2]);
+	KUNIT_EXPECT_EQ(test, w->pos, 2);
+	KUNIT_EXPECT_EQ(test, w->ip, s->walk[2]);
 }
 
 /* One read that shows every record: to the last, and one step past. */
@@ -722,34 +730,32 @@ static void ffk_walk_read_all(struct flist_walk *w)
 /* Past the last wanted record: NULL, and @nr is the count. */
 static void ffk_walk_past_end(struct kunit *test)
 {
-	struct ffk_want want = { };
-	struct flist_walk w;
-	struct ffk_sites s;
+	struct ffk_walker k;
+	struct flist_walk *w = &k.w;
+	struct ffk_sites *s = &k.s;
 
-	ffk_find_sites(test, &s);
-	want.sites = &s;
-	ffk_walk_init(&w, &want);
-	KUNIT_EXPECT_EQ(test, ffk_walk_to(&w, FFK_TRACEES), 0);
-	KUNIT_EXPECT_EQ(test, w.nr, FFK_TRACEES);
-	KUNIT_EXPECT_NULL(test, w.rec);
+	ffk_walker_init(test, &k);
+	KUNIT_EXPECT_EQ(test, ffk_walk_to(w, FFK_TRACEES), 0);
+	KUNIT_EXPECT_EQ(test, w->nr, FFK_TRACEES);
+	KUNIT_EXPECT_NULL(test, w->rec);
 
-	ffk_walk_init(&w, &want);
-	KUNIT_EXPECT_EQ(test, ffk_walk_to(&w, FFK_TRACEES + 5), 0);
-	KUNIT_EXPECT_EQ(test, w.nr, FFK_TRACEES);
+	ffk_walk_init(w, &k.want);
+	KUNIT_EXPECT_EQ(test, ffk_walk_to(w, FFK_TRACEES + 5), 0);
+	KUNIT_EXPECT_EQ(test, w->nr, FFK_TRACEES);
 
 	/* Resumed from a record. */
-	ffk_walk_init(&w, &want);
-	KUNIT_ASSERT_EQ(test, ffk_walk_to(&w, 1), s.walk[1]);
-	KUNIT_EXPECT_EQ(test, ffk_walk_to(&w, FFK_TRACEES + 2), 0);
-	KUNIT_EXPECT_EQ(test, w.nr, FFK_TRACEES);
-	KUNIT_EXPECT_NULL(test, w.rec);
+	ffk_walk_init(w, &k.want);
+	KUNIT_ASSERT_EQ(test, ffk_walk_to(w, 1), s->walk[1]);
+	KUNIT_EXPECT_EQ(test, ffk_walk_to(w, FFK_TRACEES + 2), 0);
+	KUNIT_EXPECT_EQ(test, w->nr, FFK_TRACEES);
+	KUNIT_EXPECT_NULL(test, w->rec);
 
 	/* The read after one that ran off the end with flist_walk_next(). */
-	ffk_walk_init(&w, &want);
-	ffk_walk_read_all(&w);
-	KUNIT_EXPECT_NULL(test, w.rec);
-	KUNIT_EXPECT_EQ(test, ffk_walk_to(&w, FFK_TRACEES), 0);
-	KUNIT_EXPECT_EQ(test, w.nr, FFK_TRACEES);
+	ffk_walk_init(w, &k.want);
+	ffk_walk_read_all(w);
+	KUNIT_EXPECT_NULL(test, w->rec);
+	KUNIT_EXPECT_EQ(test, ffk_walk_to(w, FFK_TRACEES), 0);
+	KUNIT_EXPECT_EQ(test, w->nr, FFK_TRACEES);
 }
 
 /*
@@ -759,31 +765,29 @@ static void ffk_walk_past_end(struct kunit *test)
  */
 static void ffk_walk_past_end_again(struct kunit *test)
 {
-	struct ffk_want want = { };
-	struct flist_walk w;
-	struct ffk_sites s;
+	struct ffk_walker k;
+	struct flist_walk *w = &k.w;
+	struct ffk_sites *s = &k.s;
 	unsigned int i;
 
-	ffk_find_sites(test, &s);
-	want.sites = &s;
-	ffk_walk_init(&w, &want);
-	ffk_walk_read_all(&w);
+	ffk_walker_init(test, &k);
+	ffk_walk_read_all(w);
 	for (i = 0; i < 3; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(&w, FFK_TRACEES), 0,
+		KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(w, FFK_TRACEES), 0,
 				    "read %u at the end", i + 2);
-		KUNIT_EXPECT_EQ(test, w.nr, FFK_TRACEES);
+		KUNIT_EXPECT_EQ(test, w->nr, FFK_TRACEES);
 	}
-	KUNIT_EXPECT_EQ(test, ffk_walk_to(&w, FFK_TRACEES - 1),
-			s.walk[FFK_TRACEES - 1]);
-	KUNIT_EXPECT_EQ(test, w.pos, FFK_TRACEES - 1);
+	KUNIT_EXPECT_EQ(test, ffk_walk_to(w, FFK_TRACEES - 1),
+			s->walk[FFK_TRACEES - 1]);
+	KUNIT_EXPECT_EQ(test, w->pos, FFK_TRACEES - 1);
 
 	/* From a record straight past the end, twice. */
-	ffk_walk_init(&w, &want);
-	KUNIT_ASSERT_EQ(test, ffk_walk_to(&w, 0), s.walk[0]);
+	ffk_walk_init(w, &k.want);
+	KUNIT_ASSERT_EQ(test, ffk_walk_to(w, 0), s->walk[0]);
 	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(&w, FFK_TRACEES), 0,
+		KUNIT_EXPECT_EQ_MSG(test, ffk_walk_to(w, FFK_TRACEES), 0,
 				    "time %u", i + 1);
-		KUNIT_EXPECT_EQ(test, w.nr, FFK_TRACEES);
+		KUNIT_EXPECT_EQ(test, w->nr, FFK_TRACEES);
 	}
 }
 
