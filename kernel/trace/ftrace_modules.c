@@ -48,6 +48,7 @@
 #include "ftrace_internal.h"
 #include "ftrace_modules.h"
 #include "ftrace_records.h"
+#include "ftrace_site_calls.h"
 #include "trace.h"
 
 /*

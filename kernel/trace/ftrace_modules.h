@@ -18,13 +18,11 @@ struct module;
  * a block of __mcount_loc entries and turns their sites into NOPs; it
  * takes ftrace_lock itself.  ftrace_calls_live() says whether sites
  * that enabled ops select are calls right now (some ops is started
- * and kernel.ftrace_enabled is set).  __ftrace_replace_code() brings
- * one site to what its record asks for.
+ * and kernel.ftrace_enabled is set).
  */
 int ftrace_process_locs(struct module *mod, unsigned long *start,
 			unsigned long *end);
 bool ftrace_calls_live(void);
-int __ftrace_replace_code(struct dyn_ftrace *rec, bool enable);
 
 /* Does @rec sit at the start of a function (not in a discarded weak one)? */
 int test_for_valid_rec(struct dyn_ftrace *rec);
