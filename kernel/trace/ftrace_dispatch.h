@@ -41,11 +41,12 @@ void fops_update_caller(void);
 void fops_publish_trace_op(void);
 void fops_update_pid_funcs(void);
 
-/* The code update's (ftrace.c): give @ops a trampoline of its own. */
-void ftrace_update_trampoline(struct ftrace_ops *ops);
-
 #ifdef CONFIG_DYNAMIC_FTRACE
 void ftrace_ops_init(struct ftrace_ops *ops);
+
+/* ftrace_trampolines.c: give @ops a trampoline of its own; free it. */
+void ftrace_update_trampoline(struct ftrace_ops *ops);
+void ftramp_free(struct ftrace_ops *ops);
 
 /* The code update's (ftrace.c): bring every site to what the ops ask. */
 void ftrace_startup_all(int command);
@@ -67,6 +68,7 @@ static inline bool fops_hash_has_ip(const struct ftrace_ops_hash *h,
 }
 #else
 static inline void ftrace_ops_init(struct ftrace_ops *ops) { }
+static inline void ftrace_update_trampoline(struct ftrace_ops *ops) { }
 static inline void ftrace_startup_all(int command) { }
 #endif /* CONFIG_DYNAMIC_FTRACE */
 

@@ -13,10 +13,13 @@
  */
 #include <kunit/test.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 
 #include "ftrace_dispatch.h"
 #include "ftrace_internal.h"
+#include "ftrace_modules.h"
 #include "trace.h"
 
 static noinline int fdk_tracee(int x)
@@ -218,10 +221,63 @@ static void fdk_trampoline_lookup(struct kunit *test)
 	ftrace_free_filter(ops);
 }
 
+/* Is there a symbol "ftrace_trampoline [__builtin__ftrace]" at @addr? */
+static bool fdk_named(unsigned long addr)
+{
+	char name[KSYM_NAME_LEN], mod[MODULE_NAME_LEN];
+	unsigned long value;
+	unsigned int i;
+	bool found = false;
+	int exported;
+	char type;
+
+	rcu_read_lock();
+	for (i = 0; !ftrace_get_trampoline_kallsym(i, &value, &type, name,
+						   mod, &exported); i++) {
+		if (value == addr && type == 't' && !exported &&
+		    !strcmp(name, "ftrace_trampoline") &&
+		    !strcmp(mod, "__builtin__ftrace"))
+			found = true;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * The trampoline of a registered ops has a name in /proc/kallsyms
+ * while it exists, and the next registration names it again.
+ */
+static void fdk_trampoline_named(struct kunit *test)
+{
+	struct ftrace_ops *ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+	unsigned long ip = (unsigned long)fdk_tracee;
+	unsigned long tramp;
+	int round;
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	ops->func = fdk_count;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(ops, ip, 0, 1), 0);
+	for (round = 0; round < 2; round++) {
+		KUNIT_ASSERT_EQ(test, register_ftrace_function(ops), 0);
+		tramp = ops->trampoline;
+		if (!tramp || !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)) {
+			unregister_ftrace_function(ops);
+			ftrace_free_filter(ops);
+			kunit_skip(test, "the arch built no trampoline for the ops");
+		}
+		KUNIT_EXPECT_TRUE_MSG(test, fdk_named(tramp), "round %d", round);
+		KUNIT_EXPECT_FALSE(test, fdk_named(ip));
+		KUNIT_EXPECT_EQ(test, unregister_ftrace_function(ops), 0);
+		KUNIT_EXPECT_FALSE_MSG(test, fdk_named(tramp), "round %d", round);
+	}
+	ftrace_free_filter(ops);
+}
+
 static struct kunit_case fdk_cases[] = {
 	KUNIT_CASE(fdk_hash_has_ip),
 	KUNIT_CASE(fdk_caller_follows_list),
 	KUNIT_CASE(fdk_trampoline_lookup),
+	KUNIT_CASE(fdk_trampoline_named),
 	{}
 };
 

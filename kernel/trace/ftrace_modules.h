@@ -33,7 +33,7 @@ int test_for_valid_rec(struct dyn_ftrace *rec);
  */
 void process_cached_mods(const char *mod_name);
 
-/* The names of run-time trampolines in /proc/kallsyms; RCU read side. */
+/* ftrace_trampolines.c: the names of ops' trampolines; RCU read side. */
 int ftrace_get_trampoline_kallsym(unsigned int symnum, unsigned long *value,
 				  char *type, char *name, char *module_name,
 				  int *exported);
