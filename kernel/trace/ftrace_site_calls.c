@@ -88,6 +88,13 @@ static void fcall_take(struct dyn_ftrace *rec, unsigned long want)
 	}
 }
 
+/* @update, and what ftrace_bug() is to say if it fails. */
+static int fcall_verdict(int update, enum ftrace_bug_type bug)
+{
+	ftrace_bug_type = bug;
+	return update;
+}
+
 /*
  * What must be done to @rec's site: one of FTRACE_UPDATE_*.  With
  * @update the record takes the new _EN flags, as the caller is about
@@ -113,16 +120,11 @@ static int fcall_check(struct dyn_ftrace *rec, bool enable, bool update)
 
 	if (held == want)
 		return FTRACE_UPDATE_IGNORE;
-	if (!want) {
-		ftrace_bug_type = FTRACE_BUG_NOP;
-		return FTRACE_UPDATE_MAKE_NOP;
-	}
-	if (!held) {
-		ftrace_bug_type = FTRACE_BUG_CALL;
-		return FTRACE_UPDATE_MAKE_CALL;
-	}
-	ftrace_bug_type = FTRACE_BUG_UPDATE;
-	return FTRACE_UPDATE_MODIFY_CALL;
+	if (!want)
+		return fcall_verdict(FTRACE_UPDATE_MAKE_NOP, FTRACE_BUG_NOP);
+	if (!held)
+		return fcall_verdict(FTRACE_UPDATE_MAKE_CALL, FTRACE_BUG_CALL);
+	return fcall_verdict(FTRACE_UPDATE_MODIFY_CALL, FTRACE_BUG_UPDATE);
 }
 
 /**
@@ -208,6 +210,13 @@ static unsigned long fcall_lost_tramp(struct dyn_ftrace *rec)
 	return (unsigned long)FTRACE_ADDR;
 }
 
+/* The callers all ops share: the one that saves full regs, or not. */
+static unsigned long fcall_shared(bool regs)
+{
+	return regs ? (unsigned long)FTRACE_REGS_ADDR :
+		      (unsigned long)FTRACE_ADDR;
+}
+
 /**
  * ftrace_get_addr_new - the address a site's call is to go to
  * @rec: the site's record
@@ -228,13 +237,10 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 	}
 	if (rec->flags & FTRACE_FL_TRAMP) {
 		ops = fcall_tramp_new(rec);
-		if (!ops || !ops->trampoline)
-			return fcall_lost_tramp(rec);
-		return ops->trampoline;
+		return ops && ops->trampoline ? ops->trampoline :
+						fcall_lost_tramp(rec);
 	}
-	if (rec->flags & FTRACE_FL_REGS)
-		return (unsigned long)FTRACE_REGS_ADDR;
-	return (unsigned long)FTRACE_ADDR;
+	return fcall_shared(rec->flags & FTRACE_FL_REGS);
 }
 
 /**
@@ -256,13 +262,9 @@ unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
 	}
 	if (rec->flags & FTRACE_FL_TRAMP_EN) {
 		ops = fcall_tramp_held(rec);
-		if (!ops)
-			return fcall_lost_tramp(rec);
-		return ops->trampoline;
+		return ops ? ops->trampoline : fcall_lost_tramp(rec);
 	}
-	if (rec->flags & FTRACE_FL_REGS_EN)
-		return (unsigned long)FTRACE_REGS_ADDR;
-	return (unsigned long)FTRACE_ADDR;
+	return fcall_shared(rec->flags & FTRACE_FL_REGS_EN);
 }
 
 /*

@@ -79,12 +79,12 @@ void ftrace_update_trampoline(struct ftrace_ops *ops)
 void ftramp_free(struct ftrace_ops *ops)
 {
 	if (ops && ftramp_owned(ops)) {
+		unsigned long addr = ops->trampoline;
+		unsigned long len = ops->trampoline_size;
+
 		lockdep_assert_held(&ftrace_lock);
-		perf_event_text_poke((void *)ops->trampoline,
-				     (void *)ops->trampoline,
-				     ops->trampoline_size, NULL, 0);
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL,
-				   ops->trampoline, ops->trampoline_size,
+		perf_event_text_poke((void *)addr, (void *)addr, len, NULL, 0);
+		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, addr, len,
 				   true, FTRAMP_SYM);
 		list_del_rcu(&ops->list);
 		synchronize_rcu();
