@@ -67,21 +67,11 @@ static struct dyn_ftrace *facct_rec_at(unsigned long ip)
  * and the list only changes under ftrace_lock, which every writer of
  * a record holds.
  */
-static struct ftrace_ops *facct_first(void)
-{
-	return rcu_dereference_raw(ftrace_ops_list);
-}
-
-static struct ftrace_ops *facct_next(struct ftrace_ops *op)
-{
-	return rcu_dereference_raw(op->next);
-}
-
 /* From @op on, the first ops with its own trampoline that traces @rec. */
 static struct ftrace_ops *facct_tramp_from(struct ftrace_ops *op,
 					   struct dyn_ftrace *rec)
 {
-	for (; op != &ftrace_list_end; op = facct_next(op)) {
+	for (; op != &ftrace_list_end; op = fops_next_raw(op)) {
 		if (op->trampoline && fops_hash_has_ip(op->func_hash, rec->ip))
 			return op;
 	}
@@ -97,7 +87,7 @@ static struct ftrace_ops *facct_tramp_from(struct ftrace_ops *op,
  */
 struct ftrace_ops *ftrace_find_tramp_ops_any(struct dyn_ftrace *rec)
 {
-	return facct_tramp_from(facct_first(), rec);
+	return facct_tramp_from(rcu_dereference_raw(ftrace_ops_list), rec);
 }
 
 /**
@@ -110,7 +100,7 @@ struct ftrace_ops *ftrace_find_tramp_ops_any(struct dyn_ftrace *rec)
 struct ftrace_ops *ftrace_find_tramp_ops_next(struct dyn_ftrace *rec,
 					      struct ftrace_ops *op)
 {
-	return facct_tramp_from(facct_next(op), rec);
+	return facct_tramp_from(fops_next_raw(op), rec);
 }
 
 /*
@@ -122,7 +112,7 @@ static struct ftrace_ops *facct_sole_ops(struct dyn_ftrace *rec,
 {
 	struct ftrace_ops *op, *found = NULL;
 
-	for (op = facct_first(); op != &ftrace_list_end; op = facct_next(op)) {
+	fops_for_each_raw(op) {
 		if (op == skip || !fops_hash_has_ip(op->func_hash, rec->ip))
 			continue;
 		if (found)
@@ -149,7 +139,7 @@ static bool facct_regs_wanted(struct dyn_ftrace *rec, struct ftrace_ops *skip)
 {
 	struct ftrace_ops *op;
 
-	for (op = facct_first(); op != &ftrace_list_end; op = facct_next(op)) {
+	fops_for_each_raw(op) {
 		if (op != skip && (op->flags & FTRACE_OPS_FL_SAVE_REGS) &&
 		    fops_hash_has_ip(op->func_hash, rec->ip))
 			return true;
@@ -282,7 +272,7 @@ static void facct_update_sharing(struct ftrace_ops *ops, bool add)
 	facct_update(ops, add);
 	if (ops->func_hash != &global_ops.local_hash)
 		return;
-	for (op = facct_first(); op != &ftrace_list_end; op = facct_next(op)) {
+	fops_for_each_raw(op) {
 		if (op != ops && op->func_hash == ops->func_hash)
 			facct_update(op, add);
 	}

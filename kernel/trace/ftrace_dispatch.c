@@ -204,8 +204,7 @@ static nokprobe_inline void fops_call_list(unsigned long ip,
 	if (bit < 0)
 		return;
 
-	for (op = rcu_dereference_raw(ftrace_ops_list);
-	     op != &ftrace_list_end; op = rcu_dereference_raw(op->next)) {
+	fops_for_each_raw(op) {
 		if (op->flags & FTRACE_OPS_FL_STUB)
 			continue;
 		if (!fops_rcu_ok(op) || !fops_takes(op, ip, regs))
@@ -376,8 +375,7 @@ static int fops_unlink(struct ftrace_ops *ops)
 	struct ftrace_ops __rcu **link = &ftrace_ops_list;
 	struct ftrace_ops *op;
 
-	for (op = fops_first_locked(); op != &ftrace_list_end;
-	     op = fops_next_locked(op)) {
+	fops_for_each_locked(op) {
 		if (op == ops) {
 			/* Walkers on @ops still find the rest through it. */
 			rcu_assign_pointer(*link, fops_next_locked(op));
@@ -491,8 +489,7 @@ void fops_update_pid_funcs(void)
 	if (ftrace_trace_function == ftrace_stub)
 		return;
 
-	for (op = fops_first_locked(); op != &ftrace_list_end;
-	     op = fops_next_locked(op)) {
+	fops_for_each_locked(op) {
 		if (!(op->flags & FTRACE_OPS_FL_PID))
 			continue;
 		op->func = ftrace_pids_enabled(op) ? ftrace_pid_func :
@@ -519,8 +516,7 @@ struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
 
 	/* Heap ops are freed only after the CPUs left such sections. */
 	preempt_disable_notrace();
-	for (op = rcu_dereference_raw(ftrace_ops_list);
-	     op != &ftrace_list_end; op = rcu_dereference_raw(op->next)) {
+	fops_for_each_raw(op) {
 		if (op->trampoline && op->trampoline_size &&
 		    addr >= op->trampoline &&
 		    addr - op->trampoline < op->trampoline_size) {

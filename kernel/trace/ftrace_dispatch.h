@@ -37,6 +37,27 @@ static inline struct ftrace_ops *fops_next_locked(struct ftrace_ops *op)
 					 lockdep_is_held(&ftrace_lock));
 }
 
+/* Walk the registered ops, with ftrace_lock held. */
+#define fops_for_each_locked(op)					\
+	for (struct ftrace_ops *__fop = fops_first_locked();		\
+	     ((op) = __fop) != &ftrace_list_end;			\
+	     __fop = fops_next_locked(__fop))
+
+/*
+ * The same without lockdep's check, for walkers that keep preemption
+ * off (heap ops are freed only after every CPU scheduled) or report a
+ * failed patch from wherever it happened.
+ */
+static inline struct ftrace_ops *fops_next_raw(struct ftrace_ops *op)
+{
+	return rcu_dereference_raw(op->next);
+}
+
+#define fops_for_each_raw(op)						\
+	for (struct ftrace_ops *__fop = rcu_dereference_raw(ftrace_ops_list); \
+	     ((op) = __fop) != &ftrace_list_end;			\
+	     __fop = fops_next_raw(__fop))
+
 void fops_update_caller(void);
 void fops_publish_trace_op(void);
 void fops_update_pid_funcs(void);

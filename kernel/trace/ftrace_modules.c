@@ -346,8 +346,7 @@ static void fmod_account(struct dyn_ftrace *rec)
 	unsigned long users = 0;
 
 	rec->flags &= ~(FTRACE_REF_MAX | FTRACE_FL_REGS | FTRACE_FL_TRAMP);
-	for (op = fops_first_locked(); op != &ftrace_list_end;
-	     op = fops_next_locked(op)) {
+	fops_for_each_locked(op) {
 		if (!(op->flags & FTRACE_OPS_FL_ENABLED) ||
 		    !fops_hash_has_ip(op->func_hash, rec->ip))
 			continue;

@@ -164,8 +164,7 @@ static struct ftrace_ops *fcall_tramp_new(struct dyn_ftrace *rec)
 {
 	struct ftrace_ops *op;
 
-	for (op = rcu_dereference_raw(ftrace_ops_list); op != &ftrace_list_end;
-	     op = rcu_dereference_raw(op->next)) {
+	fops_for_each_raw(op) {
 		if (fops_hash_has_ip(op->func_hash, rec->ip))
 			return op;
 	}
@@ -187,8 +186,7 @@ static struct ftrace_ops *fcall_tramp_held(struct dyn_ftrace *rec)
 	if (op && fops_hash_has_ip(&op->old_hash, ip))
 		return op;
 
-	for (op = rcu_dereference_raw(ftrace_ops_list); op != &ftrace_list_end;
-	     op = rcu_dereference_raw(op->next)) {
+	fops_for_each_raw(op) {
 		if (!op->trampoline || (op->flags & FTRACE_OPS_FL_ADDING))
 			continue;
 		if (op->flags & FTRACE_OPS_FL_MODIFYING) {
