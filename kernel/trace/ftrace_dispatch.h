@@ -69,7 +69,7 @@ void ftrace_ops_init(struct ftrace_ops *ops);
 void ftrace_update_trampoline(struct ftrace_ops *ops);
 void ftramp_free(struct ftrace_ops *ops);
 
-/* The code update's (ftrace.c): bring every site to what the ops ask. */
+/* ftrace_code_update.c: bring every site to what the ops ask. */
 void ftrace_startup_all(int command);
 
 /*

@@ -43,6 +43,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
+#include "ftrace_code_update.h"
 #include "ftrace_dispatch.h"
 #include "ftrace_hash.h"
 #include "ftrace_internal.h"

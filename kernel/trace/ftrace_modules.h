@@ -14,15 +14,11 @@
 struct module;
 
 /*
- * The code update (ftrace.c).  ftrace_process_locs() makes records for
- * a block of __mcount_loc entries and turns their sites into NOPs; it
- * takes ftrace_lock itself.  ftrace_calls_live() says whether sites
- * that enabled ops select are calls right now (some ops is started
- * and kernel.ftrace_enabled is set).
+ * ftrace.c: make records for a block of __mcount_loc entries and turn
+ * their sites into NOPs.  Takes ftrace_lock itself.
  */
 int ftrace_process_locs(struct module *mod, unsigned long *start,
 			unsigned long *end);
-bool ftrace_calls_live(void);
 
 /* Does @rec sit at the start of a function (not in a discarded weak one)? */
 int test_for_valid_rec(struct dyn_ftrace *rec);

@@ -35,10 +35,6 @@
 			 FTRACE_FL_TRAMP_EN | FTRACE_FL_DIRECT_EN |	\
 			 FTRACE_FL_CALL_OPS_EN)
 
-/* What a record keeps once no ops is left on it. */
-#define FCALL_KEPT_FLAGS (FTRACE_FL_DISABLED | FTRACE_FL_TOUCHED |	\
-			  FTRACE_FL_MODIFIED)
-
 struct ftrace_ops *fcall_leaving_ops;
 
 enum ftrace_bug_type ftrace_bug_type;

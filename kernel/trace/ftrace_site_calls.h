@@ -18,6 +18,10 @@ enum {
 	FTRACE_MODIFY_MAY_SLEEP_FL	= (1 << 1),
 };
 
+/* What a record keeps once no ops is left on it. */
+#define FCALL_KEPT_FLAGS (FTRACE_FL_DISABLED | FTRACE_FL_TOUCHED |	\
+			  FTRACE_FL_MODIFIED)
+
 /*
  * The ops being unregistered, for the length of the code update that
  * takes it off its sites: off the list, but still called.
