@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for the accounting of patch sites (ftrace_accounting.c):
+ * KUnit suites for starting and stopping ops.
+ *
+ * ftrace_accounting, the accounting of patch sites (ftrace_accounting.c):
  *
  *  - a record counts the enabled ops that select it, as they are
  *    registered, unregistered and change their filters;
@@ -14,8 +16,20 @@
  *    code must change, and undo each other exactly, both for a filter
  *    (looked up entry by entry) and for all functions (one walk).
  *
+ * ftrace_code_update, the updates that follow (ftrace_code_update.c):
+ *
+ *  - a new filter patches the sites it gains and NOPs those it loses,
+ *    and the old sets lent to the update are taken back;
+ *  - a change of global_ops' sets patches for a started ops that
+ *    shares them, though global_ops itself is not started;
+ *  - a refused start leaves nothing behind: no flag on the ops, no
+ *    trampoline, no count of started ops;
+ *  - stopping a heap ops frees its trampoline.
+ *
  * This file is built with the ftrace instrumentation flags, so
- * fak_tracee_a(), _b() and _c() have records of their own.  The ops'
+ * fak_tracee_a(), _b() and _c() have records of their own; __noipa
+ * keeps the compiler from making copies of them (with records of their
+ * own) for the constant arguments the cases pass.  The ops'
  * callback is notrace.  Registered ops are unregistered and freed by
  * KUnit actions, also when a case fails.
  */
@@ -25,23 +39,25 @@
 #include <linux/string.h>
 
 #include "ftrace_accounting.h"
+#include "ftrace_code_update.h"
+#include "ftrace_dispatch.h"
 #include "ftrace_hash.h"
 #include "ftrace_internal.h"
 #include "ftrace_records.h"
 
-static noinline int fak_tracee_a(int x)
+static __noipa int fak_tracee_a(int x)
 {
 	barrier();
 	return x * 17 + 4;
 }
 
-static noinline int fak_tracee_b(int x)
+static __noipa int fak_tracee_b(int x)
 {
 	barrier();
 	return x * 19 + 5;
 }
 
-static noinline int fak_tracee_c(int x)
+static __noipa int fak_tracee_c(int x)
 {
 	barrier();
 	return x * 23 + 6;
@@ -55,6 +71,9 @@ static int (*const fak_fns[FAK_TRACEES])(int) = {
 
 /* The patch sites of the tracees, found by the suite's init. */
 static unsigned long fak_ip[FAK_TRACEES];
+
+/* Calls of each tracee that reached fak_func(), since the case began. */
+static atomic_t fak_hits[FAK_TRACEES];
 
 static int fak_suite_init(struct kunit_suite *suite)
 {
@@ -78,9 +97,13 @@ static int fak_init(struct kunit *test)
 {
 	int i;
 
+	/* Nothing is patched, and nothing called, while it is off. */
+	if (!READ_ONCE(ftrace_enabled))
+		kunit_skip(test, "kernel.ftrace_enabled is off");
 	for (i = 0; i < FAK_TRACEES; i++) {
 		if (fak_count(i))
 			kunit_skip(test, "another ops traces the tracees");
+		atomic_set(&fak_hits[i], 0);
 	}
 	return 0;
 }
@@ -88,6 +111,12 @@ static int fak_init(struct kunit *test)
 static notrace void fak_func(unsigned long ip, unsigned long parent_ip,
 			     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
+	int i;
+
+	for (i = 0; i < FAK_TRACEES; i++) {
+		if (ip == fak_ip[i])
+			atomic_inc(&fak_hits[i]);
+	}
 }
 
 static void fak_ops_release(void *arg)
@@ -332,6 +361,148 @@ static void fak_attach_all(struct kunit *test)
 	fak_attach_check(test, FHASH_EMPTY, fak_set(test, FAK_C), FAK_B, FAK_C);
 }
 
+static void fak_call_all(void)
+{
+	int i;
+
+	for (i = 0; i < FAK_TRACEES; i++)
+		fak_fns[i](i);
+}
+
+static int fak_hit(int i)
+{
+	return atomic_read(&fak_hits[i]);
+}
+
+static void fak_update_follows_filter(struct kunit *test)
+{
+	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A));
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 0);
+
+	/* From A to B in one update. */
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(p, fak_ip[FAK_B], 0, 1), 0);
+	KUNIT_EXPECT_FALSE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+	KUNIT_EXPECT_TRUE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 1);
+
+	/* The old sets were lent to that update only. */
+	KUNIT_EXPECT_FALSE(test, p->flags & FTRACE_OPS_FL_MODIFYING);
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(p->old_hash.filter_hash));
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(p->old_hash.notrace_hash));
+}
+
+static void fak_global_filter_reset(void *unused)
+{
+	ftrace_set_global_filter(NULL, 0, 1);
+}
+
+static void fak_update_shared_global(struct kunit *test)
+{
+	unsigned char a[] = "fak_tracee_a", b[] = "fak_tracee_b";
+	struct ftrace_hash *set;
+	struct ftrace_ops *s;
+	bool idle;
+
+	mutex_lock(&ftrace_lock);
+	set = rcu_dereference_protected(global_ops.local_hash.filter_hash,
+					lockdep_is_held(&ftrace_lock));
+	idle = !(global_ops.flags & FTRACE_OPS_FL_ENABLED) &&
+	       ftrace_hash_empty(set);
+	mutex_unlock(&ftrace_lock);
+	if (!idle)
+		kunit_skip(test, "the function tracer is in use");
+
+	/* Reset after s is gone, or s would trace every function. */
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fak_global_filter_reset,
+						  NULL));
+	s = fak_ops_new(test, 0, 0);
+	ftrace_ops_set_global_filter(s);
+
+	ftrace_set_global_filter(a, strlen(a), 1);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(s), 0);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 0);
+
+	/* global_ops is not started: the update runs for s. */
+	ftrace_set_global_filter(b, strlen(b), 1);
+	KUNIT_EXPECT_FALSE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+	KUNIT_EXPECT_TRUE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 1);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(s), 0);
+}
+
+static bool fak_no_ops(void)
+{
+	bool none;
+
+	mutex_lock(&ftrace_lock);
+	none = fops_first_locked() == &ftrace_list_end;
+	mutex_unlock(&ftrace_lock);
+	return none;
+}
+
+static void fak_update_refused_start(struct kunit *test)
+{
+	struct ftrace_ops *p = fak_ops_new(test, FTRACE_OPS_FL_IPMODIFY,
+					   BIT(FAK_A));
+	struct ftrace_ops *q = fak_ops_new(test, FTRACE_OPS_FL_IPMODIFY,
+					   BIT(FAK_A));
+	bool live;
+
+	/* Another ops would keep the sites live whatever q left. */
+	if (!fak_no_ops())
+		kunit_skip(test, "other ops are registered");
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	KUNIT_EXPECT_EQ(test, register_ftrace_function(q), -EBUSY);
+	KUNIT_EXPECT_FALSE(test, q->flags & (FTRACE_OPS_FL_ENABLED |
+					     FTRACE_OPS_FL_ADDING));
+	KUNIT_EXPECT_EQ(test, q->trampoline, 0UL);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+
+	/* q was not counted as started: with p gone, no site is live. */
+	KUNIT_ASSERT_EQ(test, unregister_ftrace_function(p), 0);
+	mutex_lock(&ftrace_lock);
+	live = ftrace_calls_live();
+	mutex_unlock(&ftrace_lock);
+	KUNIT_EXPECT_FALSE(test, live);
+
+	/* And it may start now. */
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(q), 0);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 2);
+}
+
+static void fak_update_frees_trampoline(struct kunit *test)
+{
+	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A));
+	unsigned long tramp;
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	tramp = p->trampoline;
+	if (!tramp)
+		kunit_skip(test, "the arch gives ops no trampolines");
+	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(tramp));
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+
+	KUNIT_ASSERT_EQ(test, unregister_ftrace_function(p), 0);
+	KUNIT_EXPECT_EQ(test, p->trampoline, 0UL);
+	KUNIT_EXPECT_FALSE(test, is_ftrace_trampoline(tramp));
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+}
+
 static struct kunit_case ftrace_accounting_cases[] = {
 	KUNIT_CASE(fak_counts_follow_ops),
 	KUNIT_CASE(fak_regs_follow_wants),
@@ -349,7 +520,22 @@ static struct kunit_suite ftrace_accounting_suite = {
 	.test_cases = ftrace_accounting_cases,
 };
 
-kunit_test_suites(&ftrace_accounting_suite);
+static struct kunit_case ftrace_code_update_cases[] = {
+	KUNIT_CASE(fak_update_follows_filter),
+	KUNIT_CASE(fak_update_shared_global),
+	KUNIT_CASE(fak_update_refused_start),
+	KUNIT_CASE(fak_update_frees_trampoline),
+	{}
+};
 
-MODULE_DESCRIPTION("KUnit tests for the accounting of ftrace patch sites");
+static struct kunit_suite ftrace_code_update_suite = {
+	.name = "ftrace_code_update",
+	.suite_init = fak_suite_init,
+	.init = fak_init,
+	.test_cases = ftrace_code_update_cases,
+};
+
+kunit_test_suites(&ftrace_accounting_suite, &ftrace_code_update_suite);
+
+MODULE_DESCRIPTION("KUnit tests for starting and stopping ftrace_ops");
 MODULE_LICENSE("GPL");
