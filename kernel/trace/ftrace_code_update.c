@@ -25,6 +25,7 @@
 #include "ftrace_accounting.h"
 #include "ftrace_code_update.h"
 #include "ftrace_dispatch.h"
+#include "ftrace_hash.h"
 #include "ftrace_internal.h"
 #include "ftrace_records.h"
 #include "ftrace_site_calls.h"
@@ -405,6 +406,39 @@ void fupd_sets_changed(struct ftrace_ops *ops,
 			return;
 		}
 	}
+}
+
+/**
+ * fupd_move_set - give an ops a new filter or notrace set, and patch
+ * @ops: the ops, started or not; not a subops
+ * @filter: true for the filter, false for the notrace set
+ * @slot: where in @ops' sets the new one goes
+ * @draft: the new set; its entries are taken, the husk stays the caller's
+ *
+ * Hold ftrace_lock.
+ *
+ * Return: 0; -ENOMEM, -EBUSY or -EINVAL from facct_move_set(), in
+ * which case @ops keeps its sets.
+ */
+int fupd_move_set(struct ftrace_ops *ops, bool filter,
+		  struct ftrace_hash __rcu **slot, struct ftrace_hash *draft)
+{
+	struct ftrace_ops_hash old;
+	struct ftrace_hash *had;
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	had = rcu_dereference_protected(*slot, lockdep_is_held(&ftrace_lock));
+	old.filter_hash = ops->func_hash->filter_hash;
+	old.notrace_hash = ops->func_hash->notrace_hash;
+
+	ret = facct_move_set(ops, filter, slot, draft);
+	if (ret)
+		return ret;
+	fupd_sets_changed(ops, &old);
+	/* Walkers may still be on the old set, and sites until patched. */
+	fhash_free_rcu(had);
+	return 0;
 }
 
 /**

@@ -13,6 +13,8 @@
 bool ftrace_calls_live(void);
 void fupd_sets_changed(struct ftrace_ops *ops,
 		       const struct ftrace_ops_hash *old);
+int fupd_move_set(struct ftrace_ops *ops, bool filter,
+		  struct ftrace_hash __rcu **slot, struct ftrace_hash *draft);
 void fupd_sysctl_on(void);
 void fupd_sysctl_off(void);
 #else

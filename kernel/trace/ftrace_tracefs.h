@@ -108,7 +108,7 @@ struct ftrace_func_command *fcmd_find(const char *name);
 /* ftrace_filter_api.c: the ftrace_filter= family of boot parameters. */
 void __init ftrace_filter_boot(void);
 
-/* From the code update (ftrace.c); ftrace_lock held. */
+/* ftrace_subops.c: a new set for any ops, subops or not; ftrace_lock held. */
 int ftrace_hash_move_and_update_ops(struct ftrace_ops *ops,
 				    struct ftrace_hash __rcu **orig_hash,
 				    struct ftrace_hash *hash, int enable);
