@@ -474,6 +474,76 @@ int __unregister_ftrace_function(struct ftrace_ops *ops)
 }
 
 /**
+ * fops_start - start an ops, taking ftrace_lock
+ * @ops: the ops
+ *
+ * Return: as ftrace_startup().
+ */
+int fops_start(struct ftrace_ops *ops)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_startup(ops, 0);
+}
+
+/**
+ * fops_stop - stop an ops, taking ftrace_lock
+ * @ops: the ops
+ *
+ * Return: as ftrace_shutdown().
+ */
+int fops_stop(struct ftrace_ops *ops)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_shutdown(ops, 0);
+}
+
+/**
+ * register_ftrace_function - have the functions an ops selects call it
+ * @ops: the ops; its callback, and all the callback calls, must be
+ *	notrace, or they would call it again
+ *
+ * When it returns, every function the ops' filter selects (every
+ * function, without a filter) and its notrace set does not exclude
+ * calls ->func on entry.  An IPMODIFY ops must have a filter, and the
+ * owners of direct calls on its functions must agree to share them.
+ *
+ * Return: 0; -EBUSY if another IPMODIFY ops or a direct ops that does
+ * not share holds one of its functions, or if @ops is PERMANENT while
+ * kernel.ftrace_enabled is off; -EINVAL for an ops that cannot be
+ * registered (see __register_ftrace_function()); -ENODEV once ftrace
+ * is dead.
+ */
+int register_ftrace_function(struct ftrace_ops *ops)
+{
+	/* The IPMODIFY path reads the sets of an ops never used before. */
+	ftrace_ops_init(ops);
+	if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
+		return fdir_register_ipmodify(ops);
+	return fops_start(ops);
+}
+EXPORT_SYMBOL_GPL(register_ftrace_function);
+
+/**
+ * unregister_ftrace_function - stop calling an ops
+ * @ops: a registered ops
+ *
+ * When it returns, no CPU and no task is in the ops' callback or
+ * trampoline: its owner may free it.
+ *
+ * Return: 0; -EBUSY or -ENOENT if @ops is not registered; -ENODEV once
+ * ftrace is dead.
+ */
+int unregister_ftrace_function(struct ftrace_ops *ops)
+{
+	int ret = fops_stop(ops);
+
+	if (ops->flags & FTRACE_OPS_FL_IPMODIFY)
+		fdir_unregistered_ipmodify(ops);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(unregister_ftrace_function);
+
+/**
  * fops_update_pid_funcs - follow a change of the pid filters
  *
  * Called with ftrace_lock held when set_ftrace_pid or

@@ -59,6 +59,27 @@ static inline struct ftrace_ops *fops_next_raw(struct ftrace_ops *op)
 	     __fop = fops_next_raw(__fop))
 
 void fops_update_caller(void);
+
+/* Start or stop an ops with ftrace_lock taken: ftrace_startup()'s. */
+int fops_start(struct ftrace_ops *ops);
+int fops_stop(struct ftrace_ops *ops);
+
+/*
+ * ftrace_direct.c: an IPMODIFY ops is registered only once the direct
+ * ops on its functions agreed to share them, and they are told when it
+ * is gone.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+int fdir_register_ipmodify(struct ftrace_ops *ops);
+void fdir_unregistered_ipmodify(struct ftrace_ops *ops);
+#else
+static inline int fdir_register_ipmodify(struct ftrace_ops *ops)
+{
+	return fops_start(ops);
+}
+
+static inline void fdir_unregistered_ipmodify(struct ftrace_ops *ops) { }
+#endif
 void fops_publish_trace_op(void);
 void fops_update_pid_funcs(void);
 
