@@ -79,6 +79,9 @@ struct dyn_ftrace *frec_lookup(unsigned long start, unsigned long end);
 struct dyn_ftrace *frec_at(unsigned long n);
 unsigned long frec_count(void);
 
+/* The kernel's __mcount_loc table, laid out by vmlinux.lds.h. */
+extern unsigned long __start_mcount_loc[], __stop_mcount_loc[];
+
 int frec_build(struct module *mod, unsigned long *start, unsigned long *end,
 	       struct list_head *tables);
 void frec_publish(struct list_head *tables);
