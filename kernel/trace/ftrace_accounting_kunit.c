@@ -24,7 +24,8 @@
  *    shares them, though global_ops itself is not started;
  *  - a refused start leaves nothing behind: no flag on the ops, no
  *    trampoline, no count of started ops;
- *  - stopping a heap ops frees its trampoline.
+ *  - stopping a heap ops frees its trampoline;
+ *  - out of memory for a new filter, the ops keeps its filter and sites.
  *
  * ftrace_subops, managers and their subops (ftrace_subops.c):
  *
@@ -34,7 +35,7 @@
  *  - a new filter for an ops that shares its sets with a subops goes
  *    through the subops' manager;
  *  - a manager that cannot start or cannot follow a subops' new filter
- *    leaves both ops as they were.
+ *    leaves both ops as they were, and so does running out of memory.
  *
  * ftrace_direct, direct calls (ftrace_direct.c), on x86_64 where the
  * suite has trampolines of its own that count their calls:
@@ -47,7 +48,12 @@
  *  - an IPMODIFY ops asks the direct ops on its functions first: one
  *    without an ops_func or that says no keeps it out, and those that
  *    said yes are told the sharing is off again, unless another
- *    IPMODIFY ops still holds their function.
+ *    IPMODIFY ops still holds their function;
+ *  - out of memory, registering fails cleanly and unregistering does
+ *    not fail.
+ *
+ * Running out of memory is made up: a static stub on fhash_alloc()
+ * lets a case grant a number of sets and then refuse.
  *
  * This file is built with the ftrace instrumentation flags, so
  * fak_tracee_a(), _b() and _c() have records of their own; __noipa
@@ -56,6 +62,7 @@
  * callback is notrace.  Registered ops are unregistered and freed by
  * KUnit actions, also when a case fails.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/ftrace.h>
 #include <linux/mutex.h>
@@ -400,6 +407,62 @@ static void fak_call_all(void)
 static int fak_hit(int i)
 {
 	return atomic_read(&fak_hits[i]);
+}
+
+/* How many more sets fhash_alloc() makes in this case. */
+static int fak_sets_left;
+
+static struct ftrace_hash *fak_fhash_alloc(unsigned int bits)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct ftrace_hash *set;
+
+	if (fak_sets_left <= 0)
+		return NULL;
+	fak_sets_left--;
+	/* The real one, without coming back here. */
+	kunit_deactivate_static_stub(test, fhash_alloc);
+	set = fhash_alloc(bits);
+	kunit_activate_static_stub(test, fhash_alloc, fak_fhash_alloc);
+	return set;
+}
+
+/* From now on, until fak_sets_unlimited(), fhash_alloc() makes @n sets. */
+static void fak_sets_limit(struct kunit *test, int n)
+{
+	fak_sets_left = n;
+	kunit_activate_static_stub(test, fhash_alloc, fak_fhash_alloc);
+}
+
+static void fak_sets_unlimited(struct kunit *test)
+{
+	kunit_deactivate_static_stub(test, fhash_alloc);
+}
+
+/*
+ * Out of memory for a new filter, whether for the draft or for the
+ * set it moves into: the ops keeps its filter and its sites.
+ */
+static void fak_update_nomem(struct kunit *test)
+{
+	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A));
+	int sets;
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	for (sets = 0; sets < 2; sets++) {
+		fak_sets_limit(test, sets);
+		KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(p, fak_ip[FAK_B],
+							   0, 1), -ENOMEM);
+		fak_sets_unlimited(test);
+		KUNIT_EXPECT_TRUE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+		KUNIT_EXPECT_FALSE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
+	}
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 0);
+	/* With memory, the same request goes through. */
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(p, fak_ip[FAK_B], 0, 1), 0);
+	KUNIT_EXPECT_TRUE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
 }
 
 static void fak_update_follows_filter(struct kunit *test)
@@ -748,6 +811,31 @@ static void fak_subops_sharer(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, t->flags & FTRACE_OPS_FL_ENABLED);
 }
 
+/*
+ * A second subops comes while memory runs out, for the manager's new
+ * filter or for the set it moves into: nothing changes.
+ */
+static void fak_subops_nomem(struct kunit *test)
+{
+	struct ftrace_ops *m = fak_ops_new(test, 0, 0);
+	struct ftrace_ops *s1 = fak_subops_new(test, m, BIT(FAK_A), 0);
+	struct ftrace_ops *s2 = fak_subops_new(test, m, BIT(FAK_B), 0);
+	int sets;
+
+	KUNIT_ASSERT_EQ(test, fak_subops_start(m, s1), 0);
+	for (sets = 0; sets < 2; sets++) {
+		fak_sets_limit(test, sets);
+		KUNIT_EXPECT_EQ(test, fak_subops_start(m, s2), -ENOMEM);
+		fak_sets_unlimited(test);
+		KUNIT_EXPECT_FALSE(test, s2->flags & FTRACE_OPS_FL_ENABLED);
+		KUNIT_EXPECT_TRUE(test, list_is_singular(&m->subop_list));
+		KUNIT_EXPECT_TRUE(test, fak_filter_is(m, FAK_A));
+		KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A));
+	}
+	KUNIT_ASSERT_EQ(test, fak_subops_start(m, s2), 0);
+	KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A) | BIT(FAK_B));
+}
+
 #if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && defined(CONFIG_X86_64)
 /*
  * Two direct trampolines that count their calls and return, leaving
@@ -974,11 +1062,41 @@ static void fak_direct_refusal_undone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, yes, 1);
 }
 
+/*
+ * Out of memory for the table of direct sites: registering fails and
+ * leaves the ops as it was; unregistering still succeeds, zeroing its
+ * sites in place, and they can be taken again.
+ */
+static void fak_direct_nomem(struct kunit *test)
+{
+	unsigned long one = (unsigned long)fak_direct_one;
+	struct ftrace_ops *d = fak_direct_new(test, FAK_C);
+
+	fak_sets_limit(test, 0);
+	KUNIT_EXPECT_EQ(test, register_ftrace_direct(d, one), -ENOMEM);
+	fak_sets_unlimited(test);
+	KUNIT_EXPECT_FALSE(test, d->flags & FTRACE_OPS_FL_ENABLED);
+	KUNIT_EXPECT_NULL(test, d->func);
+	KUNIT_EXPECT_EQ(test, ftrace_find_rec_direct(fak_ip[FAK_C]), 0UL);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_direct(d, one), 0);
+	fak_sets_limit(test, 0);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_direct(d, one, false), 0);
+	fak_sets_unlimited(test);
+	KUNIT_EXPECT_EQ(test, ftrace_find_rec_direct(fak_ip[FAK_C]), 0UL);
+	KUNIT_EXPECT_FALSE(test, fak_has(FAK_C, FTRACE_FL_DIRECT));
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_direct(d, one), 0);
+	KUNIT_EXPECT_EQ(test, ftrace_find_rec_direct(fak_ip[FAK_C]), one);
+	KUNIT_EXPECT_EQ(test, fak_tracee_c(1), 29);
+}
+
 static struct kunit_case ftrace_direct_cases[] = {
 	KUNIT_CASE(fak_direct_follows),
 	KUNIT_CASE(fak_direct_refusals),
 	KUNIT_CASE(fak_direct_ipmodify_peer),
 	KUNIT_CASE(fak_direct_refusal_undone),
+	KUNIT_CASE(fak_direct_nomem),
 	{}
 };
 
@@ -1014,6 +1132,7 @@ static struct kunit_case ftrace_code_update_cases[] = {
 	KUNIT_CASE(fak_update_shared_global),
 	KUNIT_CASE(fak_update_refused_start),
 	KUNIT_CASE(fak_update_frees_trampoline),
+	KUNIT_CASE(fak_update_nomem),
 	{}
 };
 
@@ -1030,6 +1149,7 @@ static struct kunit_case ftrace_subops_cases[] = {
 	KUNIT_CASE(fak_subops_start_refused),
 	KUNIT_CASE(fak_subops_move_refused),
 	KUNIT_CASE(fak_subops_sharer),
+	KUNIT_CASE(fak_subops_nomem),
 	{}
 };
 
