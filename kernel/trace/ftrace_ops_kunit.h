@@ -38,13 +38,6 @@ long fokt_regs6(long a, long b, long c, long d, long e, long f);
 int fokt_mod_tracee(int x);
 unsigned long fokt_mod_init_addr(int i);
 
-/*
- * Direct trampolines of the ftrace_direct suite, in asm in
- * ftrace_accounting_kunit.c: each counts its calls and returns.
- */
-void fak_direct_one(void);
-void fak_direct_two(void);
-
 /* Return address seen by the last call of fokt_args(). */
 extern unsigned long fokt_args_ret;
 
