@@ -6,8 +6,8 @@
  * ip they return to (IPMODIFY).  See ftrace_accounting.c.
  *
  * All of it runs under ftrace_lock.  What it leaves in a record is
- * the wish; the code update (ftrace.c) compares it with what the site
- * holds and patches the difference.
+ * the wish; ftrace_site_calls.c compares it with what the site holds
+ * and patches the difference.
  */
 #ifndef _KERNEL_TRACE_FTRACE_ACCOUNTING_H
 #define _KERNEL_TRACE_FTRACE_ACCOUNTING_H

@@ -14,7 +14,7 @@
 struct module;
 
 /*
- * ftrace.c: make records for a block of __mcount_loc entries and turn
+ * ftrace_core.c: make records for a block of __mcount_loc entries and turn
  * their sites into NOPs.  Takes ftrace_lock itself.
  */
 int ftrace_process_locs(struct module *mod, unsigned long *start,
