@@ -34,12 +34,10 @@
 static int fupd_started;
 
 /*
- * The ftrace_trace_function the last update was asked to carry into
- * ftrace_caller; NULL makes the next update carry it whatever it is.
+ * What the call in ftrace_caller holds, as this file last wrote it.
+ * While kernel.ftrace_enabled is off nothing is written, so coming
+ * back on finds any change of ftrace_trace_function still to do.
  */
-static ftrace_func_t fupd_caller_func;
-
-/* What the call in ftrace_caller holds, as this file last wrote it. */
 static ftrace_func_t fupd_caller_holds;
 
 void __weak ftrace_arch_code_modify_prepare(void)
@@ -157,14 +155,13 @@ static void fupd_run(int command)
 }
 
 /*
- * FTRACE_UPDATE_TRACE_FUNC if the function the list needs is not the
- * one the last update carried into ftrace_caller, else 0.
+ * FTRACE_UPDATE_TRACE_FUNC if ftrace_caller does not hold the function
+ * the list needs, else 0.
  */
 static int fupd_caller_changes(void)
 {
-	if (ftrace_trace_function == fupd_caller_func)
+	if (ftrace_trace_function == fupd_caller_holds)
 		return 0;
-	fupd_caller_func = ftrace_trace_function;
 	return FTRACE_UPDATE_TRACE_FUNC;
 }
 
@@ -444,15 +441,14 @@ int fupd_move_set(struct ftrace_ops *ops, bool filter,
 /**
  * fupd_sysctl_on - kernel.ftrace_enabled came back on: patch the sites
  *
- * ftrace_caller is rewritten whatever the last update left in it.
- * Hold ftrace_lock.
+ * ftrace_caller also gets any function the list came to need while
+ * the sysctl was off.  Hold ftrace_lock.
  */
 void fupd_sysctl_on(void)
 {
 	int command = FTRACE_UPDATE_CALLS;
 
 	lockdep_assert_held(&ftrace_lock);
-	fupd_caller_func = NULL;
 	if (ftrace_is_dead() || !fupd_started)
 		return;
 	if (ftrace_graph_active)
