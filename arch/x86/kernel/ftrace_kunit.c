@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for two error paths of the x86 function-hook backend.
+ * KUnit suite for two error paths of the x86 function-hook backend,
+ * and for the batched text writes its site updates go through.
  *
  * The site check: a site is only written if it holds the bytes its
  * record says it holds, and a batch is only written if every site in it
@@ -387,6 +388,87 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 	fxk_sites_close(recs, 3);
 }
 
+/*
+ * The batches are written by text_poke_bp_batch(), which the series
+ * changes to write each of its steps a run of sites at a time, as many
+ * as fit the two pages one mapping covers
+ * (patches/arch/x86/kernel/alternative.c.patch).  Four pages of module
+ * text with a site every FXK_RUN_STEP bytes have a site that straddles
+ * a page boundary, runs that end at the two-page limit and more sites
+ * than one vector holds.  Each site must get exactly its new bytes,
+ * both ways, and the INT3s between the sites must stay.
+ */
+#define FXK_RUN_SIZE	(4 * PAGE_SIZE)
+#define FXK_RUN_STEP	27
+
+static void fxk_execmem_free(void *p)
+{
+	execmem_free(p);
+}
+
+/* What the site at @buf + @off holds when it calls, or is a NOP. */
+static const u8 *fxk_run_insn(u8 call[MCOUNT_INSN_SIZE], u8 *buf,
+			      unsigned int off, bool calls)
+{
+	if (!calls)
+		return fxk_nop();
+	fxk_call(call, (unsigned long)buf + off, FTRACE_ADDR);
+	return call;
+}
+
+/* Make every site of @buf call, or be a NOP, in one batch. */
+static void fxk_run_write(u8 *buf, bool calls)
+{
+	u8 call[MCOUNT_INSN_SIZE];
+	unsigned int off;
+
+	ftrace_arch_code_modify_prepare();
+	for (off = 0; off + MCOUNT_INSN_SIZE <= FXK_RUN_SIZE;
+	     off += FXK_RUN_STEP)
+		text_poke_queue(buf + off, fxk_run_insn(call, buf, off, calls),
+				MCOUNT_INSN_SIZE, NULL);
+	ftrace_arch_code_modify_post_process();
+}
+
+/* Do the sites of @buf all call (or are all NOPs), with INT3s between? */
+static bool fxk_run_holds(u8 *buf, bool calls)
+{
+	unsigned int off, gap = 0;
+	u8 call[MCOUNT_INSN_SIZE];
+
+	for (off = 0; off + MCOUNT_INSN_SIZE <= FXK_RUN_SIZE;
+	     off += FXK_RUN_STEP) {
+		if (memchr_inv(buf + gap, INT3_INSN_OPCODE, off - gap) ||
+		    memcmp(buf + off, fxk_run_insn(call, buf, off, calls),
+			   MCOUNT_INSN_SIZE))
+			return false;
+		gap = off + MCOUNT_INSN_SIZE;
+	}
+	return !memchr_inv(buf + gap, INT3_INSN_OPCODE, FXK_RUN_SIZE - gap);
+}
+
+static void fxk_text_runs_test(struct kunit *test)
+{
+	u8 call[MCOUNT_INSN_SIZE];
+	unsigned int off;
+	u8 *buf;
+
+	buf = execmem_alloc(EXECMEM_FTRACE, FXK_RUN_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_execmem_free, buf));
+	memset(buf, INT3_INSN_OPCODE, FXK_RUN_SIZE);
+	for (off = 0; off + MCOUNT_INSN_SIZE <= FXK_RUN_SIZE;
+	     off += FXK_RUN_STEP)
+		memcpy(buf + off, fxk_run_insn(call, buf, off, false),
+		       MCOUNT_INSN_SIZE);
+
+	fxk_run_write(buf, true);
+	KUNIT_EXPECT_TRUE(test, fxk_run_holds(buf, true));
+	fxk_run_write(buf, false);
+	KUNIT_EXPECT_TRUE(test, fxk_run_holds(buf, false));
+}
+
 /* An ops hooking fxkt_tramp() alone, and how often it was called. */
 struct fxk_probe {
 	struct ftrace_ops ops;
@@ -547,6 +629,7 @@ static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_unreadable_site_test),
 	KUNIT_CASE(fxk_batch_make_calls_test),
 	KUNIT_CASE(fxk_batch_make_nops_test),
+	KUNIT_CASE(fxk_text_runs_test),
 	KUNIT_CASE(fxk_tramp_fallback_test),
 	KUNIT_CASE(fxk_tramp_built_test),
 	{}
