@@ -19,7 +19,7 @@ help:
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
 	@echo "              CASES='kunit:* ftracetest:ftrace/*' runs only the matching cases"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
-	@echo "make bench    base vs series, instructions per call of samples/ftrace/ftrace-ops.ko"
+	@echo "make bench    base vs series, instructions per call of samples/ftrace/ftrace-ops.ko and per site of a tracer switch"
 	@echo "make check    checkpatch --strict over the series' own files"
 	@echo "make setup    install the Debian packages the others need (run by them)"
 	@echo "make prepare  the patched source tree in $(SRC)"

@@ -3,7 +3,8 @@
 # Compare the unmodified base with the series: one config for both (no
 # boot selftests), each booted under QEMU with -icount shift=0 so that a
 # guest nanosecond is one instruction, exact on a busy machine.  Prints
-# instructions per call of samples/ftrace/ftrace-ops.ko side by side.
+# instructions per call of samples/ftrace/ftrace-ops.ko, and per site of
+# turning the function tracer on and off, side by side.
 #
 # usage: bench.sh OUTDIR
 set -euo pipefail
