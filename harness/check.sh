@@ -15,8 +15,9 @@ for f in $files; do
 	n=$((n + 1))
 	# DEFINE_ARCH_HAS: asm/ftrace.h must define the interface macro
 	# ARCH_HAS_SYSCALL_MATCH_SYM_NAME that trace_syscalls.c tests.
-	# UNDOCUMENTED_SETUP: without a tree checkpatch cannot look in
-	# kernel-parameters.txt; `make series` checks it with the tree.
+	# UNDOCUMENTED_SETUP: checkpatch looks for the parameter only among
+	# the lines the same patch adds to kernel-parameters.txt; ours are
+	# upstream's parameters, documented there already.
 	ignore=SPDX_LICENSE_TAG,FILE_PATH_CHANGES,DEFINE_ARCH_HAS,UNDOCUMENTED_SETUP
 	# include/linux/ftrace.h keeps upstream's interface macros as they
 	# are: stubs that must not evaluate their arguments (the types may
