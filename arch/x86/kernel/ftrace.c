@@ -51,7 +51,6 @@ static bool site_batch_open;
  * patchers out until ftrace_arch_code_modify_post_process().
  */
 void ftrace_arch_code_modify_prepare(void)
-	__acquires(&text_mutex)
 {
 	mutex_lock(&text_mutex);
 	site_batch_open = true;
@@ -63,7 +62,6 @@ void ftrace_arch_code_modify_prepare(void)
  * Flushes whatever the batch queued, then lets other patchers in.
  */
 void ftrace_arch_code_modify_post_process(void)
-	__releases(&text_mutex)
 {
 	lockdep_assert_held(&text_mutex);
 	text_poke_finish();
