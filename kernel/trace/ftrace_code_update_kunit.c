@@ -10,7 +10,8 @@
  *  - a refused start leaves nothing behind: no flag on the ops, no
  *    trampoline, no count of started ops;
  *  - stopping a heap ops frees its trampoline;
- *  - out of memory for a new filter, the ops keeps its filter and sites.
+ *  - out of memory for a new filter, or for its entries, the ops keeps
+ *    its filter and sites.
  *
  * The tracees and helpers are in ftrace_start_kunit.c.
  */
@@ -49,6 +50,49 @@ static void fak_update_nomem(struct kunit *test)
 	/* With memory, the same request goes through. */
 	KUNIT_EXPECT_EQ(test, ftrace_set_filter_ip(p, fak_ip[FAK_B], 0, 1), 0);
 	KUNIT_EXPECT_TRUE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
+}
+
+/* ftrace_set_filter() on the tracees' glob; the parser writes to it. */
+static int fak_filter_glob(struct ftrace_ops *ops, int reset)
+{
+	unsigned char glob[] = "fak_tracee_*";
+
+	return ftrace_set_filter(ops, glob, sizeof(glob) - 1, reset);
+}
+
+/*
+ * Out of memory for the entries of a new filter, given by pattern or by
+ * address, added to the old one or replacing it: the request fails
+ * whole, and the ops keeps its filter and its sites.
+ */
+static void fak_update_entries_nomem(struct kunit *test)
+{
+	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A));
+	unsigned long ips[] = { fak_ip[FAK_B], fak_ip[FAK_C] };
+	int reset;
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	for (reset = 0; reset < 2; reset++) {
+		/* One entry more than the set has room for is refused. */
+		fak_entries_limit(test, 1);
+		KUNIT_EXPECT_EQ(test, fak_filter_glob(p, reset), -ENOMEM);
+		fak_entries_limit(test, 1);
+		KUNIT_EXPECT_EQ(test, ftrace_set_filter_ips(p, ips, 2, 0,
+							    reset), -ENOMEM);
+		fak_entries_unlimited(test);
+		KUNIT_EXPECT_TRUE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+		KUNIT_EXPECT_FALSE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
+		KUNIT_EXPECT_FALSE(test, fak_has(FAK_C, FTRACE_FL_ENABLED));
+	}
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 0);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_C), 0);
+	/* With memory, the same pattern goes through. */
+	KUNIT_EXPECT_EQ(test, fak_filter_glob(p, 1), 0);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_C), 1);
 }
 
 static void fak_update_follows_filter(struct kunit *test)
@@ -186,6 +230,7 @@ static struct kunit_case ftrace_code_update_cases[] = {
 	KUNIT_CASE(fak_update_refused_start),
 	KUNIT_CASE(fak_update_frees_trampoline),
 	KUNIT_CASE(fak_update_nomem),
+	KUNIT_CASE(fak_update_entries_nomem),
 	{}
 };
 

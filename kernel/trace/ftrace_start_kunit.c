@@ -191,3 +191,35 @@ void fak_sets_unlimited(struct kunit *test)
 	kunit_deactivate_static_stub(test, fhash_alloc);
 }
 
+static int fak_entries_left;
+
+/* fhash_insert() while limited: an address already there costs nothing. */
+static struct ftrace_func_entry *fak_fhash_insert(struct ftrace_hash *hash,
+						  unsigned long ip)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct ftrace_func_entry *entry = fhash_find(hash, ip);
+
+	if (entry)
+		return entry;
+	if (fak_entries_left <= 0)
+		return NULL;
+	fak_entries_left--;
+	kunit_deactivate_static_stub(test, fhash_insert);
+	entry = fhash_insert(hash, ip);
+	kunit_activate_static_stub(test, fhash_insert, fak_fhash_insert);
+	return entry;
+}
+
+/* From now on, until fak_entries_unlimited(), @n new entries are made. */
+void fak_entries_limit(struct kunit *test, int n)
+{
+	fak_entries_left = n;
+	kunit_activate_static_stub(test, fhash_insert, fak_fhash_insert);
+}
+
+void fak_entries_unlimited(struct kunit *test)
+{
+	kunit_deactivate_static_stub(test, fhash_insert);
+}
+

@@ -42,6 +42,9 @@ int fak_hit(int i);
 /* Let fhash_alloc() make @n more sets, then refuse; or make all again. */
 void fak_sets_limit(struct kunit *test, int n);
 void fak_sets_unlimited(struct kunit *test);
+/* Let fhash_insert() make @n more entries, then refuse; or all again. */
+void fak_entries_limit(struct kunit *test, int n);
+void fak_entries_unlimited(struct kunit *test);
 
 /*
  * ftrace_direct_kunit.c: two direct trampolines, in asm, that count
