@@ -1003,11 +1003,17 @@ ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable);
 /*
  * The arch's: its caller trampolines and the call instructions in them,
  * and hooks the core runs.  ftrace_dyn_arch_init() and
- * ftrace_replace_code() (which takes FTRACE_MODIFY_*_FL flags in
- * @enable) have weak defaults.
+ * ftrace_replace_code() have weak defaults.
  */
+enum {
+	/* ftrace_replace_code(): sites may get calls, not only NOPs */
+	FTRACE_MODIFY_ENABLE_FL		= (1 << 0),
+	/* ftrace_replace_code(): the caller may be rescheduled */
+	FTRACE_MODIFY_MAY_SLEEP_FL	= (1 << 1),
+};
+
 int ftrace_dyn_arch_init(void);
-void ftrace_replace_code(int enable);
+void ftrace_replace_code(int mod_flags);
 int ftrace_update_ftrace_func(ftrace_func_t func);
 void ftrace_caller(void);
 void ftrace_regs_caller(void);

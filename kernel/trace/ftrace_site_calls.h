@@ -12,12 +12,6 @@
 
 struct module;
 
-/* The mod_flags of ftrace_replace_code(). */
-enum {
-	FTRACE_MODIFY_ENABLE_FL		= (1 << 0),
-	FTRACE_MODIFY_MAY_SLEEP_FL	= (1 << 1),
-};
-
 /* What a record keeps once no ops is left on it. */
 #define FCALL_KEPT_FLAGS (FTRACE_FL_DISABLED | FTRACE_FL_TOUCHED |	\
 			  FTRACE_FL_MODIFIED)

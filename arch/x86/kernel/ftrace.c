@@ -225,7 +225,7 @@ static struct dyn_ftrace *batch_next(struct site_batch *b)
  * unexpected leaves the text as it was. Returns 0, or the error of the
  * first such site with *@bad set to its record.
  */
-static int site_batch_replace(struct site_batch *b, int enable,
+static int site_batch_replace(struct site_batch *b, bool enable,
 			      struct dyn_ftrace **bad)
 {
 	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
@@ -256,14 +256,17 @@ static int site_batch_replace(struct site_batch *b, int enable,
 
 /**
  * ftrace_replace_code - bring every site to the state its record wants
- * @enable: whether sites that want a call may get one
+ * @mod_flags: FTRACE_MODIFY_ENABLE_FL if sites that want a call may get
+ *	one (else every site becomes a NOP); FTRACE_MODIFY_MAY_SLEEP_FL
+ *	is not used, as the batch does not yield between sites
  *
  * Called by the core with a batch open. All sites are checked before
  * any is queued: if one holds something unexpected, the core hears of
  * it through ftrace_bug() and no site is changed.
  */
-void ftrace_replace_code(int enable)
+void ftrace_replace_code(int mod_flags)
 {
+	bool enable = mod_flags & FTRACE_MODIFY_ENABLE_FL;
 	struct site_batch b = { };
 	struct dyn_ftrace *bad = NULL;
 	int ret;

@@ -302,7 +302,7 @@ static void fxk_batch_make_calls_test(struct kunit *test)
 
 	fxk_poke(recs[2].ip, call[2]);
 	ftrace_expected = NULL;
-	ret = site_batch_replace(&b, 1, &bad);
+	ret = site_batch_replace(&b, true, &bad);
 	text_poke_finish();
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_PTR_EQ(test, bad, &recs[2]);
@@ -322,7 +322,7 @@ static void fxk_batch_make_calls_test(struct kunit *test)
 
 	/* With the surprise gone, the same batch goes through. */
 	fxk_poke(recs[2].ip, fxk_nop());
-	ret = site_batch_replace(&b, 1, &bad);
+	ret = site_batch_replace(&b, true, &bad);
 	text_poke_finish();
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	for (i = 0; i < 3; i++) {
@@ -358,7 +358,7 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 	fxk_poke(recs[1].ip, regs_call);
 	fxk_poke(recs[2].ip, call[2]);
 	ftrace_expected = NULL;
-	ret = site_batch_replace(&b, 0, &bad);
+	ret = site_batch_replace(&b, false, &bad);
 	text_poke_finish();
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_PTR_EQ(test, bad, &recs[1]);
@@ -376,7 +376,7 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, recs[i].flags, 1UL | FTRACE_FL_ENABLED);
 
 	fxk_poke(recs[1].ip, call[1]);
-	ret = site_batch_replace(&b, 0, &bad);
+	ret = site_batch_replace(&b, false, &bad);
 	text_poke_finish();
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	for (i = 0; i < 3; i++) {
