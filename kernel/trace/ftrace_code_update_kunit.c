@@ -10,13 +10,15 @@
  *  - a refused start leaves nothing behind: no flag on the ops, no
  *    trampoline, no count of started ops;
  *  - stopping a heap ops frees its trampoline;
- *  - out of memory for a new filter, or for its entries, the ops keeps
+ *  - out of memory for a new filter, or for its entries, whether set
+ *    through the API or by a write to set_ftrace_filter, the ops keeps
  *    its filter and sites.
  *
  * The tracees and helpers are in ftrace_start_kunit.c.
  */
 #include <kunit/test.h>
 #include <linux/ftrace.h>
+#include <linux/fs.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 
@@ -91,6 +93,72 @@ static void fak_update_entries_nomem(struct kunit *test)
 	/* With memory, the same pattern goes through. */
 	KUNIT_EXPECT_EQ(test, fak_filter_glob(p, 1), 0);
 	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_C), 1);
+}
+
+/* Open a writer on @ops' filter, as tracefs would. */
+static void fak_file_open(struct kunit *test, struct ftrace_ops *ops,
+			  struct file *file)
+{
+	file->f_mode = FMODE_WRITE;
+	KUNIT_ASSERT_EQ(test, ftrace_regex_open(NULL, ops, FTRACE_ITER_FILTER,
+						NULL, file), 0);
+}
+
+/*
+ * set_ftrace_filter short of entries at each point of a request: the
+ * write fails whole, however far it got, and what closing the file
+ * publishes is the filter as it was.  Then, on one file, a write that
+ * fails leaves the next one to apply alone.
+ */
+static void fak_update_file_entries_nomem(struct kunit *test)
+{
+	static const char request[] =
+		"!fak_tracee_a fak_tracee_b fak_tracee_c\n";
+	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A));
+	struct file *file = kunit_kzalloc(test, sizeof(*file), GFP_KERNEL);
+	unsigned long ubuf = fak_user_page(test);
+	ssize_t ret;
+	int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	/*
+	 * Five entries make the request: a mark for each of A, B and C
+	 * (what undoes it) and the draft's own for B and C.
+	 */
+	for (n = 0; n <= 5; n++) {
+		fak_file_open(test, p, file);
+		fak_entries_limit(test, n);
+		ret = fak_write(test, ftrace_filter_write, file, ubuf, request);
+		fak_entries_unlimited(test);
+		ftrace_regex_release(NULL, file);
+		if (n == 5)
+			break;
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+		KUNIT_EXPECT_TRUE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+		KUNIT_EXPECT_FALSE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
+		KUNIT_EXPECT_FALSE(test, fak_has(FAK_C, FTRACE_FL_ENABLED));
+	}
+	KUNIT_EXPECT_EQ(test, ret, sizeof(request) - 1);
+	KUNIT_EXPECT_FALSE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+	KUNIT_EXPECT_TRUE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
+	KUNIT_EXPECT_TRUE(test, fak_has(FAK_C, FTRACE_FL_ENABLED));
+
+	/* B is dropped, then A's mark is refused: B must come back. */
+	fak_file_open(test, p, file);
+	fak_entries_limit(test, 1);
+	ret = fak_write(test, ftrace_filter_write, file, ubuf,
+			"!fak_tracee_b fak_tracee_a\n");
+	fak_entries_unlimited(test);
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	ret = fak_write(test, ftrace_filter_write, file, ubuf,
+			"fak_tracee_a\n");
+	KUNIT_EXPECT_EQ(test, ret, 13);
+	ftrace_regex_release(NULL, file);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
 	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 1);
 	KUNIT_EXPECT_EQ(test, fak_hit(FAK_C), 1);
 }
@@ -231,6 +299,7 @@ static struct kunit_case ftrace_code_update_cases[] = {
 	KUNIT_CASE(fak_update_frees_trampoline),
 	KUNIT_CASE(fak_update_nomem),
 	KUNIT_CASE(fak_update_entries_nomem),
+	KUNIT_CASE(fak_update_file_entries_nomem),
 	{}
 };
 

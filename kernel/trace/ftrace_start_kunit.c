@@ -14,12 +14,17 @@
  * also when a case fails.
  *
  * Running out of memory is made up: a static stub on fhash_alloc()
- * lets a case grant a number of sets and then refuse.
+ * lets a case grant a number of sets and then refuse.  Cases that
+ * write to a tracefs file they opened themselves do so from a page of
+ * user memory, as a user would.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/fs.h>
 #include <linux/ftrace.h>
+#include <linux/mman.h>
 #include <linux/mutex.h>
+#include <linux/uaccess.h>
 
 #include "ftrace_hash.h"
 #include "ftrace_internal.h"
@@ -223,3 +228,43 @@ void fak_entries_unlimited(struct kunit *test)
 	kunit_deactivate_static_stub(test, fhash_insert);
 }
 
+/* A page of user memory, for the cases that write(2) to tracefs files. */
+unsigned long fak_user_page(struct kunit *test)
+{
+	unsigned long ubuf;
+
+	ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, ubuf, 0, "no user page");
+	return ubuf;
+}
+
+/*
+ * Write @words to @file from @ubuf as a user would: write(2) again
+ * until all is taken.  The count, or the first error.  It never ends
+ * the case, whose file is open.
+ */
+ssize_t fak_write(struct kunit *test, fak_write_t write, struct file *file,
+		  unsigned long ubuf, const char *words)
+{
+	const char __user *u = (const char __user *)ubuf;
+	size_t len = strlen(words), done = 0;
+	loff_t pos = 0;
+	ssize_t ret;
+
+	if (len > PAGE_SIZE || copy_to_user((char __user *)u, words, len)) {
+		KUNIT_FAIL(test, "cannot put %zu bytes in the user page", len);
+		return -EFAULT;
+	}
+	while (done < len) {
+		ret = write(file, u + done, len - done, &pos);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			KUNIT_FAIL(test, "write took nothing of \"%s\"", words);
+			return -EIO;
+		}
+		done += ret;
+	}
+	return done;
+}

@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/ftrace.h>
 
+struct file;
 struct ftrace_hash;
 
 /* The tracees, and their patch sites once a suite's init found them. */
@@ -45,6 +46,13 @@ void fak_sets_unlimited(struct kunit *test);
 /* Let fhash_insert() make @n more entries, then refuse; or all again. */
 void fak_entries_limit(struct kunit *test, int n);
 void fak_entries_unlimited(struct kunit *test);
+
+/* write(2) to a tracefs file the case opened itself. */
+typedef ssize_t (*fak_write_t)(struct file *file, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos);
+unsigned long fak_user_page(struct kunit *test);
+ssize_t fak_write(struct kunit *test, fak_write_t write, struct file *file,
+		  unsigned long ubuf, const char *words);
 
 /*
  * ftrace_direct_kunit.c: two direct trampolines, in asm, that count
