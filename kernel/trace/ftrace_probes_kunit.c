@@ -11,7 +11,8 @@
  *    them, calling free once per function, and once more with ip 0
  *    (the probe's own data) when the last one goes;
  *  - an init that fails undoes the inits made before it and probes
- *    nothing new;
+ *    nothing new, and so does running out of memory (the made-up
+ *    shortage of ftrace_start_kunit.c);
  *  - clear_ftrace_function_probes() unhooks every probe of one trace
  *    array, and only of that one;
  *  - the func mapper keeps one data pointer per ip, and hands the data
@@ -47,6 +48,7 @@
 #include <linux/trace.h>
 
 #include "ftrace_internal.h"
+#include "ftrace_start_kunit.h"
 #include "ftrace_tracefs.h"
 #include "trace.h"
 
@@ -522,6 +524,53 @@ static void fpk_init_failure(struct kunit *test)
 	fpk_expect_sane(test, p);
 }
 
+/*
+ * Memory runs out for the probe's set, for its entries or for the move
+ * into its ops, at each point in turn: the register fails whole, every
+ * init undone and the probe's data freed, and nothing is probed.  With
+ * enough memory it goes through.
+ */
+static void fpk_register_nomem(struct kunit *test)
+{
+	struct trace_array *tr = fpk_instance(test, FPK_TR);
+	struct fpk_probe *p = fpk_probe_new(test, tr);
+	int entries, n, ret = 0, i;
+
+	for (entries = 0; entries < 2; entries++) {
+		for (n = 0; n < 16; n++) {
+			fpk_reset_counts(p);
+			if (entries)
+				fak_entries_limit(test, n);
+			else
+				fak_sets_limit(test, n);
+			ret = fpk_register(p, "fpk_tracee_*");
+			if (entries)
+				fak_entries_unlimited(test);
+			else
+				fak_sets_unlimited(test);
+			if (ret != -ENOMEM)
+				break;
+			for (i = 0; i < FPK_TRACEES; i++)
+				KUNIT_EXPECT_EQ_MSG(test, p->frees[i],
+						    p->inits[i], "tracee %d",
+						    i);
+			KUNIT_EXPECT_LE(test, p->data_frees, 1);
+			if (p->init_calls)
+				KUNIT_EXPECT_EQ(test, p->data_frees, 1);
+			KUNIT_EXPECT_FALSE(test, fpk_hooked(p));
+			fpk_expect_probed(test, p, 0);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ret, FPK_TRACEES,
+				    "short of %s at %d", entries ? "entries" :
+				    "sets", n);
+		/* Registering needs at least one of each. */
+		KUNIT_EXPECT_GE(test, n, 1);
+		fpk_expect_probed(test, p, FPK_ALL);
+		KUNIT_ASSERT_EQ(test, fpk_unregister(p, NULL), 0);
+	}
+	fpk_expect_sane(test, p);
+}
+
 /* Every probe of one trace array goes, with its data; others stay. */
 static void fpk_clear_trace_array(struct kunit *test)
 {
@@ -716,6 +765,7 @@ static struct kunit_case fpk_cases[] = {
 	KUNIT_CASE(fpk_register_probes),
 	KUNIT_CASE(fpk_unregister_frees),
 	KUNIT_CASE(fpk_init_failure),
+	KUNIT_CASE(fpk_register_nomem),
 	KUNIT_CASE(fpk_mapper),
 	KUNIT_CASE(fpk_clear_trace_array),
 	{}

@@ -266,6 +266,39 @@ static void fak_subops_nomem(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A) | BIT(FAK_B));
 }
 
+/*
+ * A second subops comes while entries run out, at whichever point of
+ * deriving and moving the manager's new filter: nothing changes.  With
+ * enough entries, the same subops comes in.
+ */
+static void fak_subops_entries_nomem(struct kunit *test)
+{
+	struct ftrace_ops *m = fak_ops_new(test, 0, 0);
+	struct ftrace_ops *s1 = fak_subops_new(test, m, BIT(FAK_A), 0);
+	struct ftrace_ops *s2 = fak_subops_new(test, m,
+					       BIT(FAK_B) | BIT(FAK_C), 0);
+	int n, ret;
+
+	KUNIT_ASSERT_EQ(test, fak_subops_start(m, s1), 0);
+	for (n = 0; n < 32; n++) {
+		fak_entries_limit(test, n);
+		ret = fak_subops_start(m, s2);
+		fak_entries_unlimited(test);
+		if (!ret)
+			break;
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+		KUNIT_EXPECT_FALSE(test, s2->flags & FTRACE_OPS_FL_ENABLED);
+		KUNIT_EXPECT_TRUE(test, list_is_singular(&m->subop_list));
+		KUNIT_EXPECT_TRUE(test, fak_filter_is(m, FAK_A));
+		KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A));
+	}
+	/* The union copies one subops' filter and adds the other's. */
+	KUNIT_EXPECT_GE(test, n, 1);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, fak_live(),
+			BIT(FAK_A) | BIT(FAK_B) | BIT(FAK_C));
+}
+
 static struct kunit_case ftrace_subops_cases[] = {
 	KUNIT_CASE(fak_subops_union),
 	KUNIT_CASE(fak_subops_notrace),
@@ -273,6 +306,7 @@ static struct kunit_case ftrace_subops_cases[] = {
 	KUNIT_CASE(fak_subops_move_refused),
 	KUNIT_CASE(fak_subops_sharer),
 	KUNIT_CASE(fak_subops_nomem),
+	KUNIT_CASE(fak_subops_entries_nomem),
 	{}
 };
 
