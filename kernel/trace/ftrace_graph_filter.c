@@ -78,8 +78,31 @@ static bool fgf_rec_name(struct dyn_ftrace *rec, char *name)
 }
 
 /*
+ * A word's own entries, while it is being applied, carry this in
+ * ->direct: the graph filters have no other use for the field, which
+ * is 0 in every entry outside fgf_apply_word().
+ */
+#define FGF_WORD_NEW		1UL
+
+/* The word is done: keep the entries it added, or take them out. */
+static void fgf_settle_word(struct ftrace_hash *set, bool keep)
+{
+	struct ftrace_func_entry *entry, *tmp;
+
+	fhash_for_each_safe(set, entry, tmp) {
+		if (entry->direct != FGF_WORD_NEW)
+			continue;
+		if (keep)
+			entry->direct = 0;
+		else
+			fhash_erase(set, entry);
+	}
+}
+
+/*
  * Edit @set by one word: add every function it names or, with '!',
  * remove them.  -EINVAL when it names nothing that it could change.
+ * Out of memory, the word changes nothing.
  */
 static int fgf_apply_word(struct ftrace_hash *set, char *word)
 {
@@ -111,11 +134,17 @@ static int fgf_apply_word(struct ftrace_hash *set, char *word)
 			continue;
 		}
 		hit = true;
-		if (!entry && !fhash_insert(set, rec->ip)) {
+		if (entry)
+			continue;
+		entry = fhash_insert(set, rec->ip);
+		if (!entry) {
 			ret = -ENOMEM;
 			break;
 		}
+		entry->direct = FGF_WORD_NEW;
 	}
+	if (!pat.negate)
+		fgf_settle_word(set, !ret);
 out:
 	mutex_unlock(&ftrace_lock);
 	if (!ret && !hit)
@@ -431,3 +460,7 @@ void __init ftrace_graph_filter_boot(void)
 	fgf_boot_apply(fgf_boot_function, false);
 	fgf_boot_apply(fgf_boot_notrace, true);
 }
+
+#ifdef CONFIG_FTRACE_GRAPH_FILTER_KUNIT_TEST
+#include "ftrace_graph_filter_kunit.c"
+#endif

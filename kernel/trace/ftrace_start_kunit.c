@@ -4,7 +4,8 @@
  * (ftrace_accounting, ftrace_code_update, ftrace_subops and
  * ftrace_direct, one file each): three tracees, an ops helper whose
  * callback counts calls per tracee, the flags of the tracees' records,
- * and a made-up shortage of memory.
+ * and a made-up shortage of memory (which the suites for function
+ * probes and the graph filters use too).
  *
  * This file is built with the ftrace instrumentation flags, so
  * fak_tracee_a(), _b() and _c() have records of their own; __noipa
