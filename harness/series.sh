@@ -16,7 +16,6 @@ tree=$out/tree
 # never fall through to an enclosing repository.
 tgit() { git --git-dir="$tree/.git" --work-tree="$tree" -C "$tree" "$@"; }
 
-pristine=$("$here/prepare.py" --print-pristine x)
 rm -rf "$out"
 mkdir -p "$out"
 echo "[series] base tree (git add of the pristine base: a minute or two)"
@@ -28,6 +27,24 @@ tgit add -A -f -- . ':!.series-manifest'
 tgit -c user.name=base -c user.email=base@localhost \
 	commit -q -m "Linux $BASE_KERNELVERSION ($BASE_PKG $BASE_VERSION)"
 tgit checkout -q -b series
+
+# A landed commit is never rewritten, but the exported series may be,
+# as one rebases a series before posting it: harness/series-rewords
+# gives, for a commit, the subject its patch carries instead.
+rewords=$here/series-rewords
+reword() {
+	local subject
+	subject=$(sed -n "s/^$1 //p" "$rewords")
+	[ -n "$subject" ] || return 0
+	echo "[series] ${1:0:12}: subject reworded (harness/series-rewords)"
+	sed -i "1c\\$subject" "$2"
+}
+# Every line names a commit of this history by its full hash.
+while read -r c _; do
+	case $c in ''|'#'*) continue ;; esac
+	[ "$(git -C "$root" rev-parse -q --verify "$c^{commit}" 2>/dev/null)" = "$c" ] ||
+		{ echo "[series] series-rewords: $c is not a commit here" >&2; exit 1; }
+done < "$rewords"
 
 # The kernel paths the repository mirrors (harness/prepare.py MIRRORED).
 mirrored="arch include kernel lib samples Documentation tools"
@@ -52,6 +69,7 @@ for c in $(git -C "$root" rev-list --reverse HEAD); do
 	if ! tgit diff --cached --quiet; then
 		# The commit lives in this repository, not the export tree's.
 		git -C "$root" log -1 --format=%B "$c" > "$out/.msg"
+		reword "$c" "$out/.msg"
 		tgit -c user.name="$(git -C "$root" log -1 --format=%an "$c")" \
 			-c user.email="$(git -C "$root" log -1 --format=%ae "$c")" \
 			commit -q --date="$(git -C "$root" log -1 --format=%aI "$c")" \
@@ -76,7 +94,11 @@ cover=$out/cover.txt
 		cat "$root/out/bench/table.txt"
 	fi
 } > "$cover"
-tgit format-patch -q --cover-letter -o "$out" base..series
+# The histogram diff: where a commit moves code out of a large file,
+# git's default diff can show lines it kept as removed and added again,
+# and checkpatch would then judge upstream's lines as the series' own.
+tgit format-patch -q --cover-letter --diff-algorithm=histogram \
+	-o "$out" base..series
 # Fill the cover letter's placeholders (git 2.39 has no --description-file).
 python3 - "$out"/0000-cover-letter.patch "$cover" <<'PY'
 import sys
@@ -96,11 +118,18 @@ for p in "$out"/0*.patch; do
 	# UNDOCUMENTED_SETUP: checkpatch looks for a __setup() parameter only
 	# among the lines the same patch adds to kernel-parameters.txt, and
 	# the series' parameters are upstream's, documented there already.
-	if ! "$pristine/scripts/checkpatch.pl" --strict --quiet --no-signoff \
-		--ignore FILE_PATH_CHANGES,UNDOCUMENTED_SETUP "$p" \
-		> "$p.checkpatch" 2>&1; then
+	# checkpatch checks SPDX lines with scripts/spdxcheck.py, which
+	# wants a git work tree for its root (the export tree, the
+	# current directory) and python3-ply and python3-git: Debian's
+	# python3 has them (harness/setup.sh), one earlier in a user's
+	# PATH may not, and a check that could not run must not pass.
+	if ! (cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl \
+		--strict --quiet --no-signoff \
+		--ignore FILE_PATH_CHANGES,UNDOCUMENTED_SETUP "$p") \
+		> "$p.checkpatch" 2>&1 ||
+		grep -q '^Traceback\|^FAIL' "$p.checkpatch"; then
 		bad=$((bad + 1))
-		echo "  $(basename "$p"): $(grep -c '^\(ERROR\|WARNING\|CHECK\)' "$p.checkpatch") reports (${p#$PWD/}.checkpatch)"
+		echo "  $(basename "$p"): $(grep -c '^\(ERROR\|WARNING\|CHECK\|Traceback\|FAIL\)' "$p.checkpatch") reports (${p#$PWD/}.checkpatch)"
 	fi
 done
 echo "[series] checkpatch: $bad of $n patches with reports"

@@ -10,7 +10,7 @@ pkgs=(
 	"$BASE_PKG=$BASE_VERSION"
 	build-essential gcc make binutils flex bison bc libelf-dev libssl-dev
 	dwarves pahole cpio busybox-static kmod xz-utils rsync perl python3
-	python3-ply
+	python3-ply python3-git
 	qemu-system-x86 trace-cmd sparse coccinelle git patch procps util-linux
 	coreutils diffutils libc-bin libc6-dev
 )
