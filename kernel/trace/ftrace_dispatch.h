@@ -14,6 +14,14 @@
 
 #ifdef CONFIG_FUNCTION_TRACER
 
+#ifndef CONFIG_DYNAMIC_FTRACE
+/*
+ * What every __fentry__ call reaches.  <linux/ftrace.h> declares it
+ * only with dynamic ftrace; without, the arch's __fentry__ reads it.
+ */
+extern ftrace_func_t ftrace_trace_function;
+#endif
+
 /*
  * The ops ftrace_caller is to pass once the next code update has
  * switched ftrace_trace_function; the update publishes it as
