@@ -13,11 +13,12 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test series bench check clean
+.PHONY: help setup prepare run test nodyn series bench check clean
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
 	@echo "              CASES='kunit:* ftracetest:ftrace/*' runs only the matching cases"
+	@echo "make nodyn    build and boot a kernel with function tracing but no dynamic ftrace (harness/test-plan-nodyn)"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series, instructions per call of samples/ftrace/ftrace-ops.ko and per site of a tracer switch"
 	@echo "make check    checkpatch --strict over the series' own files"
@@ -41,6 +42,12 @@ test: prepare
 	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-test/arch/x86/boot/bzImage \
 		--initrd $(OUT)/initrd-test.cpio.gz --out $(OUT)/test \
 		$(if $(CASES),--cases "$(CASES)")
+
+nodyn: prepare
+	$(call build_flavour,nodyn)
+	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-nodyn/arch/x86/boot/bzImage \
+		--initrd $(OUT)/initrd-nodyn.cpio.gz --out $(OUT)/test-nodyn \
+		--plan $(H)/test-plan-nodyn --shards 1
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series
