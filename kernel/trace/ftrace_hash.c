@@ -59,10 +59,16 @@ unsigned int fhash_bits_for(unsigned long count)
  */
 struct ftrace_hash *fhash_alloc(unsigned int bits)
 {
-	struct ftrace_hash *hash;
-
 	/* KUnit cases make it fail to reach the core's -ENOMEM paths. */
 	KUNIT_STATIC_STUB_REDIRECT(fhash_alloc, bits);
+
+	return __fhash_alloc(bits);
+}
+
+/* fhash_alloc() itself, which a KUnit stub calls to grant a set. */
+struct ftrace_hash *__fhash_alloc(unsigned int bits)
+{
+	struct ftrace_hash *hash;
 
 	if (WARN_ON_ONCE(bits > FHASH_MAX_BITS))
 		bits = FHASH_MAX_BITS;
@@ -245,12 +251,17 @@ void fhash_erase(struct ftrace_hash *hash, struct ftrace_func_entry *entry)
 struct ftrace_func_entry *fhash_insert(struct ftrace_hash *hash,
 				       unsigned long ip)
 {
-	struct ftrace_func_entry *entry;
-
 	/* KUnit cases make it fail to reach the -ENOMEM paths of filters. */
 	KUNIT_STATIC_STUB_REDIRECT(fhash_insert, hash, ip);
 
-	entry = fhash_find(hash, ip);
+	return __fhash_insert(hash, ip);
+}
+
+/* fhash_insert() itself, which a KUnit stub calls to grant an entry. */
+struct ftrace_func_entry *__fhash_insert(struct ftrace_hash *hash,
+					 unsigned long ip)
+{
+	struct ftrace_func_entry *entry = fhash_find(hash, ip);
 
 	return entry ? entry : fhash_add_new(hash, ip);
 }

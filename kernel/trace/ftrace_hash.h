@@ -78,6 +78,7 @@ fhash_find(struct ftrace_hash *hash, unsigned long ip)
 }
 
 struct ftrace_hash *fhash_alloc(unsigned int bits);
+struct ftrace_hash *__fhash_alloc(unsigned int bits);
 struct ftrace_hash *fhash_dup(const struct ftrace_hash *src, int bits);
 struct ftrace_hash *fhash_take(struct ftrace_hash *src);
 void fhash_free(struct ftrace_hash *hash);
@@ -98,6 +99,8 @@ unsigned int fhash_bits_for(unsigned long count);
 
 struct ftrace_func_entry *fhash_insert(struct ftrace_hash *hash,
 				       unsigned long ip);
+struct ftrace_func_entry *__fhash_insert(struct ftrace_hash *hash,
+					 unsigned long ip);
 void fhash_link(struct ftrace_hash *hash, struct ftrace_func_entry *entry);
 void fhash_unlink(struct ftrace_hash *hash, struct ftrace_func_entry *entry);
 void fhash_erase(struct ftrace_hash *hash, struct ftrace_func_entry *entry);

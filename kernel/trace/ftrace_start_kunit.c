@@ -14,10 +14,10 @@
  * notrace.  Registered ops are unregistered and freed by KUnit actions,
  * also when a case fails.
  *
- * Running out of memory is made up: a static stub on fhash_alloc()
- * lets a case grant a number of sets and then refuse.  Cases that
- * write to a tracefs file they opened themselves do so from a page of
- * user memory, as a user would.
+ * Running out of memory is made up: static stubs on fhash_alloc() and
+ * fhash_insert() let a case grant a number of sets or entries and then
+ * refuse.  Cases that write to a tracefs file they opened themselves
+ * do so from a page of user memory, as a user would.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -170,19 +170,17 @@ int fak_hit(int i)
 /* How many more sets fhash_alloc() makes in this case. */
 static int fak_sets_left;
 
+/*
+ * The stubs call the real functions under their inner names: switching
+ * a stub off and on again would allocate, and could fail the case,
+ * with the core's locks held.
+ */
 static struct ftrace_hash *fak_fhash_alloc(unsigned int bits)
 {
-	struct kunit *test = kunit_get_current_test();
-	struct ftrace_hash *set;
-
 	if (fak_sets_left <= 0)
 		return NULL;
 	fak_sets_left--;
-	/* The real one, without coming back here. */
-	kunit_deactivate_static_stub(test, fhash_alloc);
-	set = fhash_alloc(bits);
-	kunit_activate_static_stub(test, fhash_alloc, fak_fhash_alloc);
-	return set;
+	return __fhash_alloc(bits);
 }
 
 /* From now on, until fak_sets_unlimited(), fhash_alloc() makes @n sets. */
@@ -203,7 +201,6 @@ static int fak_entries_left;
 static struct ftrace_func_entry *fak_fhash_insert(struct ftrace_hash *hash,
 						  unsigned long ip)
 {
-	struct kunit *test = kunit_get_current_test();
 	struct ftrace_func_entry *entry = fhash_find(hash, ip);
 
 	if (entry)
@@ -211,10 +208,7 @@ static struct ftrace_func_entry *fak_fhash_insert(struct ftrace_hash *hash,
 	if (fak_entries_left <= 0)
 		return NULL;
 	fak_entries_left--;
-	kunit_deactivate_static_stub(test, fhash_insert);
-	entry = fhash_insert(hash, ip);
-	kunit_activate_static_stub(test, fhash_insert, fak_fhash_insert);
-	return entry;
+	return __fhash_insert(hash, ip);
 }
 
 /* From now on, until fak_entries_unlimited(), @n new entries are made. */
