@@ -97,7 +97,8 @@ cover=$out/cover.txt
 # The histogram diff: where a commit moves code out of a large file,
 # git's default diff can show lines it kept as removed and added again,
 # and checkpatch would then judge upstream's lines as the series' own.
-tgit format-patch -q --cover-letter --diff-algorithm=histogram \
+# -M: a file the series moves shows as a rename with its changes.
+tgit format-patch -q --cover-letter --diff-algorithm=histogram -M \
 	-o "$out" base..series
 # Fill the cover letter's placeholders (git 2.39 has no --description-file).
 python3 - "$out"/0000-cover-letter.patch "$cover" <<'PY'

@@ -46,7 +46,7 @@ struct ftrace_ops;
 struct ftrace_regs;
 struct dyn_ftrace;
 
-/* ftrace_hash.c, weak: strip symbol decorations users do not type. */
+/* ftrace/hash.c, weak: strip symbol decorations users do not type. */
 char *arch_ftrace_match_adjust(char *str, const char *search);
 
 /* fgraph.c: return_to_handler runs the retfuncs and gets the real return. */
@@ -93,7 +93,7 @@ struct module;
 struct ftrace_hash;
 
 /*
- * ftrace_modules.c: kallsyms asks here about addresses in module init
+ * ftrace/modules.c: kallsyms asks here about addresses in module init
  * text that is gone but may still show up in a trace.
  */
 #if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_MODULES) && \
@@ -112,7 +112,7 @@ ftrace_mod_address_lookup(unsigned long addr, unsigned long *size,
 }
 #endif
 
-/* ftrace_modules.c: the symbols ftrace adds to /proc/kallsyms. */
+/* ftrace/modules.c: the symbols ftrace adds to /proc/kallsyms. */
 #if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_DYNAMIC_FTRACE)
 int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *value,
 			   char *type, char *name,
@@ -130,7 +130,7 @@ static inline int ftrace_mod_get_kallsym(unsigned int symnum, unsigned long *val
 
 #include <linux/ftrace_regs.h>
 
-/* ftrace_switches.c: the kernel.ftrace_enabled sysctl; 0 stops all ops. */
+/* ftrace/switches.c: the kernel.ftrace_enabled sysctl; 0 stops all ops. */
 extern int ftrace_enabled;
 
 /**
@@ -280,7 +280,7 @@ static __always_inline bool ftrace_regs_has_args(struct ftrace_regs *fregs)
 typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
 			      struct ftrace_ops *op, struct ftrace_regs *fregs);
 
-/* ftrace_dispatch.c: ->func, or a wrapper that does what ->flags ask. */
+/* ftrace/dispatch.c: ->func, or a wrapper that does what ->flags ask. */
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops);
 
 /**
@@ -395,7 +395,7 @@ struct ftrace_ops_hash {
 	struct mutex			regex_lock;
 };
 
-/* ftrace_modules.c: forget the sites of text about to be freed. */
+/* ftrace/modules.c: forget the sites of text about to be freed. */
 void ftrace_free_init_mem(void);
 void ftrace_free_mem(struct module *mod, void *start, void *end);
 #else
@@ -462,7 +462,7 @@ struct ftrace_ops {
 #endif
 };
 
-/* ftrace_dispatch.c: the registered ops, ending in ftrace_list_end. */
+/* ftrace/dispatch.c: the registered ops, ending in ftrace_list_end. */
 extern struct ftrace_ops __rcu *ftrace_ops_list;
 extern struct ftrace_ops ftrace_list_end;
 
@@ -570,7 +570,7 @@ struct ftrace_func_entry {
 };
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
-/* ftrace_direct.c: the address a direct ops sends site @ip to, or 0. */
+/* ftrace/direct.c: the address a direct ops sends site @ip to, or 0. */
 unsigned long ftrace_find_rec_direct(unsigned long ip);
 
 /**
@@ -756,16 +756,16 @@ extern enum ftrace_bug_type ftrace_bug_type;
  */
 extern const void *ftrace_expected;
 
-/* ftrace_site_calls.c: report a site that could not be patched; stop. */
+/* ftrace/site_calls.c: report a site that could not be patched; stop. */
 void ftrace_bug(int err, struct dyn_ftrace *rec);
 
 struct seq_file;
 
-/* ftrace_records.c: non-zero if [@start, @end] holds a patch site. */
+/* ftrace/records.c: non-zero if [@start, @end] holds a patch site. */
 int ftrace_text_reserved(const void *start, const void *end);
 
 /*
- * ftrace_dispatch.c: for unwinders and kallsyms, the ops whose run-time
+ * ftrace/dispatch.c: for unwinders and kallsyms, the ops whose run-time
  * trampoline holds @addr, and whether there is one.
  */
 struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr);
@@ -943,7 +943,7 @@ void arch_ftrace_update_trampoline(struct ftrace_ops *ops);
 void *arch_ftrace_trampoline_func(struct ftrace_ops *ops, struct dyn_ftrace *rec);
 void arch_ftrace_trampoline_free(struct ftrace_ops *ops);
 
-/* ftrace_records.c: a walk over every record, for the arch. */
+/* ftrace/records.c: a walk over every record, for the arch. */
 struct ftrace_rec_iter;
 
 struct ftrace_rec_iter *ftrace_rec_iter_start(void);
@@ -956,7 +956,7 @@ struct dyn_ftrace *ftrace_rec_iter_record(struct ftrace_rec_iter *iter);
 	     iter = ftrace_rec_iter_next(iter))
 
 /*
- * ftrace_site_calls.c and ftrace_code_update.c: what a site should
+ * ftrace/site_calls.c and ftrace/code_update.c: what a site should
  * hold, and running a code update.
  */
 int ftrace_update_record(struct dyn_ftrace *rec, bool enable);
@@ -987,7 +987,7 @@ unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec);
 extern ftrace_func_t ftrace_trace_function;
 struct trace_array;
 
-/* ftrace_filter_files.c: the file operations of the filter files. */
+/* ftrace/filter_files.c: the file operations of the filter files. */
 int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 		      struct inode *inode, struct file *file);
 ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
@@ -996,7 +996,7 @@ ssize_t ftrace_notrace_write(struct file *file, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos);
 int ftrace_regex_release(struct inode *inode, struct file *file);
 
-/* ftrace_filter_api.c: a boot parameter's list of patterns. */
+/* ftrace/filter_api.c: a boot parameter's list of patterns. */
 void __init
 ftrace_set_early_filter(struct ftrace_ops *ops, char *buf, int enable);
 
@@ -1021,7 +1021,7 @@ void ftrace_call(void);
 void ftrace_regs_call(void);
 void mcount_call(void);
 
-/* ftrace_code_update.c: carry out a command of FTRACE_UPDATE_CALLS etc. */
+/* ftrace/code_update.c: carry out a command of FTRACE_UPDATE_CALLS etc. */
 void ftrace_modify_all_code(int command);
 
 /*
@@ -1153,7 +1153,7 @@ static inline int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_a
 /* sh: the label in mcount.S its graph call is patched to when unused. */
 int skip_trace(unsigned long ip);
 
-/* ftrace_modules.c: a module's sites, from load until it is gone. */
+/* ftrace/modules.c: a module's sites, from load until it is gone. */
 void ftrace_module_init(struct module *mod);
 void ftrace_module_enable(struct module *mod);
 void ftrace_release_mod(struct module *mod);
@@ -1215,7 +1215,7 @@ static inline bool is_ftrace_trampoline(unsigned long addr)
 #endif
 #endif /* CONFIG_FUNCTION_GRAPH_TRACER */
 
-/* ftrace_switches.c: stop the function hooks for good, without locks. */
+/* ftrace/switches.c: stop the function hooks for good, without locks. */
 void ftrace_kill(void);
 
 /* For kexec: clear ftrace_enabled without the sysctl's code update. */
@@ -1302,7 +1302,7 @@ void trace_preempt_off(unsigned long a0, unsigned long a1);
 # define trace_preempt_off(a0, a1) do { } while (0)
 #endif
 
-/* ftrace_core.c: the kernel's records, from its table of call sites. */
+/* ftrace/core.c: the kernel's records, from its table of call sites. */
 #ifdef CONFIG_FTRACE_MCOUNT_RECORD
 void ftrace_init(void);
 #ifdef CC_USING_PATCHABLE_FUNCTION_ENTRY
@@ -1359,7 +1359,7 @@ typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *,
 
 /* fgraph.c: the entry callback that declines every call. */
 int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace, struct fgraph_ops *gops);
-/* ftrace_dispatch.c: does @ops follow a pid filter that has pids in it? */
+/* ftrace/dispatch.c: does @ops follow a pid filter that has pids in it? */
 bool ftrace_pids_enabled(struct ftrace_ops *ops);
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER

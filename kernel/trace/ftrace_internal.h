@@ -3,33 +3,33 @@
  * What the function graph tracer (fgraph.c) and the function-hook
  * core share beyond <linux/ftrace.h>: starting and stopping ops and
  * subops, and the few globals both sides touch.  The core's own
- * files have headers of their own (ftrace_dispatch.h and the rest).
+ * files have headers of their own (ftrace/dispatch.h and the rest).
  */
 #ifndef _LINUX_KERNEL_FTRACE_INTERNAL_H
 #define _LINUX_KERNEL_FTRACE_INTERNAL_H
 
 #include <linux/ftrace.h>
 
-/* ftrace_dispatch.c: list or unlist an ops, with ftrace_lock held. */
+/* ftrace/dispatch.c: list or unlist an ops, with ftrace_lock held. */
 int __register_ftrace_function(struct ftrace_ops *ops);
 int __unregister_ftrace_function(struct ftrace_ops *ops);
 
 #ifdef CONFIG_FUNCTION_TRACER
 
-/* ftrace_core.c: the core's lock, and the top level's ops. */
+/* ftrace/core.c: the core's lock, and the top level's ops. */
 extern struct mutex ftrace_lock;
 extern struct ftrace_ops global_ops;
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 
-/* ftrace_code_update.c, ftrace_subops.c; all with ftrace_lock held. */
+/* ftrace/code_update.c, ftrace/subops.c; all with ftrace_lock held. */
 int ftrace_startup(struct ftrace_ops *ops, int command);
 int ftrace_shutdown(struct ftrace_ops *ops, int command);
 int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			  int command);
 int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			   int command);
-/* ftrace_dispatch.c: does @ops select @ip? */
+/* ftrace/dispatch.c: does @ops select @ip? */
 int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
 
 #else /* !CONFIG_DYNAMIC_FTRACE */
