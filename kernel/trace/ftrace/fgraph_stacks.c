@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function graph's shadow stacks: one page per task, where the
+ * graph hooks keep the return addresses they replaced and what their
+ * users store per call.
+ *
+ * While a graph user is registered (ftrace_graph_active), every task
+ * has a stack: the tasks that exist get one when the first user
+ * registers, a task that is forked gets one at fork, and the idle task
+ * of a CPU gets one when the CPU comes online.  A task's stack is freed
+ * with the task.  When the last user has left, the stacks are taken
+ * back from the tasks that have returned from every hooked call, and
+ * the others are retried until they have; the idle tasks keep theirs,
+ * one per CPU, for the next user.  (A task whose fork began before the
+ * last user left and ended after a pass had walked the tasks keeps its
+ * empty stack until it exits or the next user leaves.)
+ *
+ * A task reads its own ->ret_stack without a lock, in its entry and
+ * return paths.  Giving a stack publishes it with release semantics
+ * after the task's stack fields are reset.  Taking one back happens
+ * only while no user is registered, when no entry path can start, and
+ * only from a task whose stack is empty, which no return path needs;
+ * the stack is freed after grace periods that no task or CPU passes
+ * inside those paths.  ftrace_lock orders giving with taking back.
+ */
+#include <linux/cpuhotplug.h>
+#include <linux/ftrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "../ftrace_internal.h"
+#include "../trace.h"
+#include "fgraph_stacks.h"
+
+/* The idle tasks' stacks: given once per CPU and never taken back. */
+static DEFINE_PER_CPU(unsigned long *, fgs_idle_stack);
+
+/* Stacks allocated and not freed, and how many of them are idle ones. */
+static atomic_long_t fgs_nr_stacks;
+static atomic_long_t fgs_nr_idle;
+
+/* How long a pass that left stacks in use waits before the next one. */
+#define FGS_RETRY_DELAY		(HZ / 2)
+
+static void fgs_reap_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(fgs_reap_work, fgs_reap_fn);
+
+static unsigned long *fgs_alloc(void)
+{
+	unsigned long *stack = kzalloc(SHADOW_STACK_SIZE, GFP_KERNEL);
+
+	if (stack)
+		atomic_long_inc(&fgs_nr_stacks);
+	return stack;
+}
+
+static void fgs_free(unsigned long *stack)
+{
+	if (!stack)
+		return;
+	atomic_long_dec(&fgs_nr_stacks);
+	kfree(stack);
+}
+
+/* Give @t the empty @stack; @t's entry path may use it from the store on. */
+static void fgs_give(struct task_struct *t, unsigned long *stack)
+{
+	atomic_set(&t->trace_overrun, 0);
+	t->ftrace_timestamp = 0;
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = -1;
+	/* Pairs with the entry path's acquire: the fields are reset first. */
+	smp_store_release(&t->ret_stack, stack);
+}
+
+/**
+ * ftrace_graph_init_idle_task - give a CPU's idle task its shadow stack
+ * @t: the idle task of @cpu
+ * @cpu: a CPU being brought up
+ *
+ * Called when @cpu's idle task is set up.  The idle task keeps the stack
+ * it had, or gets the CPU's stack if a graph user is registered.
+ */
+void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
+{
+	unsigned long *stack = per_cpu(fgs_idle_stack, cpu);
+
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = -1;
+	/* An idle task has no parent to inherit a stack from. */
+	WARN_ON_ONCE(t->ret_stack && t->ret_stack != stack);
+	if (!ftrace_graph_active)
+		return;
+	if (!stack) {
+		stack = fgs_alloc();
+		if (!stack)
+			return;
+		atomic_long_inc(&fgs_nr_idle);
+		per_cpu(fgs_idle_stack, cpu) = stack;
+	}
+	fgs_give(t, stack);
+}
+
+/**
+ * ftrace_graph_init_task - give a task that is being forked its stack
+ * @t: the new task, not yet visible to others
+ *
+ * @t was copied from its parent, stack pointer included: it starts with
+ * none, and gets its own if a graph user is registered.
+ */
+void ftrace_graph_init_task(struct task_struct *t)
+{
+	unsigned long *stack;
+
+	t->ret_stack = NULL;
+	t->curr_ret_stack = 0;
+	t->curr_ret_depth = -1;
+	if (!ftrace_graph_active)
+		return;
+	stack = fgs_alloc();
+	if (stack)
+		fgs_give(t, stack);
+}
+
+/**
+ * ftrace_graph_exit_task - free the stack of a task that is being freed
+ * @t: the task; it runs no more and no task list holds it
+ */
+void ftrace_graph_exit_task(struct task_struct *t)
+{
+	unsigned long *stack = t->ret_stack;
+
+	t->ret_stack = NULL;
+	/* An interrupt of @t's last moments must see NULL, not freed memory. */
+	barrier();
+	fgs_free(stack);
+}
+
+static int fgs_cpu_online(unsigned int cpu)
+{
+	struct task_struct *idle = idle_task(cpu);
+
+	if (!idle->ret_stack)
+		ftrace_graph_init_idle_task(idle, cpu);
+	return 0;
+}
+
+/* The idle tasks: of the CPUs online now, and of those to come. */
+static int fgs_give_idle(void)
+{
+	static bool fgs_hotplug_set;
+	int ret;
+
+	if (fgs_hotplug_set)
+		return 0;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "fgraph:online",
+				fgs_cpu_online, NULL);
+	if (ret < 0)
+		return ret;
+	fgs_hotplug_set = true;
+	return 0;
+}
+
+/*
+ * Give a stack to each task that has none, from @pool (@nr stacks);
+ * *@used says how many went.  Return true if tasks are left without.
+ */
+static bool fgs_give_from(unsigned long **pool, int nr, int *used)
+{
+	struct task_struct *g, *t;
+	bool more = false;
+
+	*used = 0;
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (t->ret_stack)
+			continue;
+		if (*used == nr) {
+			more = true;
+			break;
+		}
+		fgs_give(t, pool[(*used)++]);
+	}
+	rcu_read_unlock();
+	return more;
+}
+
+/* Stacks are allocated a batch at a time, outside the RCU walk. */
+static int fgs_give_tasks(void)
+{
+	unsigned long *pool[FTRACE_RETSTACK_ALLOC_SIZE];
+	int nr, used, i;
+	bool more;
+
+	do {
+		for (nr = 0; nr < FTRACE_RETSTACK_ALLOC_SIZE; nr++) {
+			pool[nr] = fgs_alloc();
+			if (!pool[nr])
+				break;
+		}
+		more = fgs_give_from(pool, nr, &used);
+		for (i = used; i < nr; i++)
+			fgs_free(pool[i]);
+		if (more && nr < FTRACE_RETSTACK_ALLOC_SIZE)
+			return -ENOMEM;
+	} while (more);
+	return 0;
+}
+
+/**
+ * fgraph_stacks_get - give every task a shadow stack, for the first user
+ *
+ * Called with ftrace_lock held when the first graph user registers.
+ * On failure, the stacks already given are taken back by
+ * fgraph_stacks_put().
+ *
+ * Return: 0, or a negative errno.
+ */
+int fgraph_stacks_get(void)
+{
+	int ret;
+
+	lockdep_assert_held(&ftrace_lock);
+	/* A pass that runs now finds a user and stops. */
+	cancel_delayed_work(&fgs_reap_work);
+	ret = fgs_give_idle();
+	if (ret)
+		return ret;
+	return fgs_give_tasks();
+}
+
+/**
+ * fgraph_stacks_put - take the shadow stacks back, after the last user
+ *
+ * Called with ftrace_lock held once the last graph user has left (or
+ * the first failed to register).  The stacks are taken back in the
+ * background, each once its task has returned from every hooked call.
+ */
+void fgraph_stacks_put(void)
+{
+	lockdep_assert_held(&ftrace_lock);
+	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
+}
+
+/* At most this many stacks are taken back in one pass. */
+#define FGS_REAP_MAX	(PAGE_SIZE / sizeof(unsigned long *))
+
+/*
+ * With ftrace_lock held and no user: take back into @list the empty
+ * stacks of up to FGS_REAP_MAX tasks; return how many, and count in
+ * *@in_use the tasks whose stacks must wait.
+ */
+static int fgs_take_back(unsigned long **list, int *in_use)
+{
+	struct task_struct *g, *t;
+	int nr = 0;
+
+	*in_use = 0;
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (!t->ret_stack || is_idle_task(t))
+			continue;
+		if (READ_ONCE(t->curr_ret_stack) || nr == FGS_REAP_MAX) {
+			(*in_use)++;
+			continue;
+		}
+		list[nr++] = t->ret_stack;
+		WRITE_ONCE(t->ret_stack, NULL);
+	}
+	rcu_read_unlock();
+	return nr;
+}
+
+/* No task or CPU is still in an entry or return path it began before. */
+static void fgs_wait_for_paths(void)
+{
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+}
+
+static void fgs_reap_fn(struct work_struct *work)
+{
+	unsigned long **list;
+	int nr, in_use;
+
+	list = kmalloc_array(FGS_REAP_MAX, sizeof(*list), GFP_KERNEL);
+	if (!list)
+		goto retry;
+	/* An entry path that began before the last user left has ended. */
+	fgs_wait_for_paths();
+	mutex_lock(&ftrace_lock);
+	if (ftrace_graph_active) {
+		mutex_unlock(&ftrace_lock);
+		kfree(list);
+		return;
+	}
+	nr = fgs_take_back(list, &in_use);
+	mutex_unlock(&ftrace_lock);
+
+	/* A return path that popped the last frame has left the stack. */
+	fgs_wait_for_paths();
+	while (nr)
+		fgs_free(list[--nr]);
+	kfree(list);
+	if (!in_use)
+		return;
+retry:
+	queue_delayed_work(system_unbound_wq, &fgs_reap_work, FGS_RETRY_DELAY);
+}
+
+long fgraph_stacks_nr(long *idle)
+{
+	*idle = atomic_long_read(&fgs_nr_idle);
+	return atomic_long_read(&fgs_nr_stacks);
+}
+
+#if IS_ENABLED(CONFIG_FGRAPH_STACKS_KUNIT_TEST)
+void fgraph_stacks_reap_sync(void)
+{
+	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
+	flush_delayed_work(&fgs_reap_work);
+}
+#endif
+
+static int fgs_info_show(struct seq_file *m, void *unused)
+{
+	long idle, nr = fgraph_stacks_nr(&idle);
+
+	seq_printf(m, "stacks: %ld\n", nr);
+	seq_printf(m, "idle: %ld\n", idle);
+	seq_printf(m, "bytes: %ld\n", nr * (long)SHADOW_STACK_SIZE);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fgs_info);
+
+/* tracefs fgraph_stacks: the memory the shadow stacks take now. */
+static __init int fgs_tracefs_init(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("fgraph_stacks", TRACE_MODE_READ, NULL, NULL,
+			  &fgs_info_fops);
+	return 0;
+}
+fs_initcall(fgs_tracefs_init);

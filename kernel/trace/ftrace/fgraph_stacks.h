@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The function graph's per-task shadow stacks (fgraph_stacks.c), as the
+ * rest of the function graph sees them.
+ */
+#ifndef _KERNEL_TRACE_FTRACE_FGRAPH_STACKS_H
+#define _KERNEL_TRACE_FTRACE_FGRAPH_STACKS_H
+
+#include <linux/mm.h>
+
+/* A task's shadow stack: one page, all zeros when the task gets it. */
+#define SHADOW_STACK_SIZE	PAGE_SIZE
+
+/* With ftrace_lock held: the first graph user comes, the last one left. */
+int fgraph_stacks_get(void);
+void fgraph_stacks_put(void);
+
+/* The stacks allocated now; *@idle: how many of them are idle tasks'. */
+long fgraph_stacks_nr(long *idle);
+
+#if IS_ENABLED(CONFIG_FGRAPH_STACKS_KUNIT_TEST)
+/* Run a pass of taking stacks back now, and wait until it has ended. */
+void fgraph_stacks_reap_sync(void);
+#endif
+
+#endif /* _KERNEL_TRACE_FTRACE_FGRAPH_STACKS_H */

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite fgraph_stacks: the lifetime of the function graph's
+ * per-task shadow stacks (fgraph_stacks.c).
+ *
+ *  - while a graph user is registered, every task has a stack: those
+ *    that existed, one forked meanwhile, and each online CPU's idle
+ *    task;
+ *  - once the last user has left, the stack of a task that has
+ *    returned from every hooked call is taken back, and the stack of a
+ *    task asleep inside a hooked call is kept until it has returned;
+ *  - the counts of fgraph_stacks follow, down to the idle tasks' stacks.
+ *
+ * The graph user hooks one function, fsk_tracee(), which a kthread of
+ * the suite sleeps in.  This file is instrumented, for that function.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/kthread.h>
+#include <linux/sched/signal.h>
+
+#include "../fgraph_stacks.h"
+
+struct fsk_sleeper {
+	struct completion entered;	/* it is inside fsk_tracee() */
+	struct completion leave;	/* it may return from fsk_tracee() */
+	struct completion returned;	/* it has returned from it */
+	struct completion stop;		/* it may end */
+	struct task_struct *task;
+};
+
+static atomic_t fsk_entries, fsk_returns;
+
+/* Sleep inside the one hooked function until told to return. */
+static noinline void fsk_tracee(struct fsk_sleeper *s)
+{
+	complete(&s->entered);
+	wait_for_completion(&s->leave);
+}
+
+static int fsk_sleeper_fn(void *data)
+{
+	struct fsk_sleeper *s = data;
+
+	fsk_tracee(s);
+	complete(&s->returned);
+	wait_for_completion(&s->stop);
+	return 0;
+}
+
+static int fsk_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
+{
+	atomic_inc(&fsk_entries);
+	return 1;
+}
+
+static void fsk_return(struct ftrace_graph_ret *trace,
+		       struct fgraph_ops *gops)
+{
+	atomic_inc(&fsk_returns);
+}
+
+static struct fgraph_ops fsk_gops = {
+	.entryfunc = fsk_entry,
+	.retfunc = fsk_return,
+};
+
+static int fsk_register(struct kunit *test)
+{
+	int ret;
+
+	atomic_set(&fsk_entries, 0);
+	atomic_set(&fsk_returns, 0);
+	ret = ftrace_set_filter_ip(&fsk_gops.ops, (unsigned long)fsk_tracee,
+				   0, 1);
+	if (ret)
+		return ret;
+	return register_ftrace_graph(&fsk_gops);
+}
+
+static void fsk_unregister(void)
+{
+	unregister_ftrace_graph(&fsk_gops);
+	ftrace_free_filter(&fsk_gops.ops);
+}
+
+/* Tasks in the task list that have no stack. */
+static int fsk_tasks_without(void)
+{
+	struct task_struct *g, *t;
+	int nr = 0;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t)
+		if (!t->ret_stack)
+			nr++;
+	rcu_read_unlock();
+	return nr;
+}
+
+static void fsk_start_sleeper(struct kunit *test, struct fsk_sleeper *s)
+{
+	init_completion(&s->entered);
+	init_completion(&s->leave);
+	init_completion(&s->returned);
+	init_completion(&s->stop);
+	s->task = kthread_run(fsk_sleeper_fn, s, "fsk_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->task));
+	get_task_struct(s->task);
+	wait_for_completion(&s->entered);
+}
+
+static void fsk_end_sleeper(struct fsk_sleeper *s)
+{
+	complete(&s->leave);
+	complete(&s->stop);
+	kthread_stop(s->task);
+	put_task_struct(s->task);
+}
+
+/* Every task has a stack while a user is registered, and a new one too. */
+static void fsk_every_task_test(struct kunit *test)
+{
+	struct fsk_sleeper s;
+	long nr, idle;
+	int cpu;
+
+	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
+	KUNIT_EXPECT_NOT_NULL(test, current->ret_stack);
+	KUNIT_EXPECT_EQ(test, fsk_tasks_without(), 0);
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_NOT_NULL(test, idle_task(cpu)->ret_stack);
+	cpus_read_unlock();
+
+	fsk_start_sleeper(test, &s);
+	KUNIT_EXPECT_NOT_NULL(test, s.task->ret_stack);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fsk_entries), 1);
+	nr = fgraph_stacks_nr(&idle);
+	KUNIT_EXPECT_GE(test, idle, (long)num_online_cpus());
+	KUNIT_EXPECT_GT(test, nr, idle);
+
+	fsk_end_sleeper(&s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fsk_returns), 1);
+	fsk_unregister();
+	fgraph_stacks_reap_sync();
+}
+
+/*
+ * After the last user: empty stacks go, a stack in use stays until its
+ * task has returned, and a task forked meanwhile gets none.
+ */
+static void fsk_taken_back_test(struct kunit *test)
+{
+	struct fsk_sleeper s, late;
+	long nr, idle;
+
+	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
+	fsk_start_sleeper(test, &s);
+	fsk_unregister();
+
+	fgraph_stacks_reap_sync();
+	KUNIT_EXPECT_NULL(test, current->ret_stack);
+	KUNIT_EXPECT_NOT_NULL(test, s.task->ret_stack);
+	nr = fgraph_stacks_nr(&idle);
+	KUNIT_EXPECT_EQ(test, nr, idle + 1);
+
+	fsk_start_sleeper(test, &late);
+	KUNIT_EXPECT_NULL(test, late.task->ret_stack);
+	fsk_end_sleeper(&late);
+
+	/* Still asleep in the hooked call: still kept. */
+	fgraph_stacks_reap_sync();
+	KUNIT_EXPECT_NOT_NULL(test, s.task->ret_stack);
+
+	/* Returned through its real return address, alive: taken back. */
+	complete(&s.leave);
+	wait_for_completion(&s.returned);
+	fgraph_stacks_reap_sync();
+	KUNIT_EXPECT_NULL(test, s.task->ret_stack);
+	nr = fgraph_stacks_nr(&idle);
+	KUNIT_EXPECT_EQ(test, nr, idle);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fsk_returns), 0);
+	fsk_end_sleeper(&s);
+}
+
+/* A user that comes while stacks wait to be taken back gets them all. */
+static void fsk_back_again_test(struct kunit *test)
+{
+	struct fsk_sleeper s;
+
+	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
+	fsk_start_sleeper(test, &s);
+	fsk_unregister();
+	fgraph_stacks_reap_sync();
+	KUNIT_ASSERT_NOT_NULL(test, s.task->ret_stack);
+
+	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
+	KUNIT_EXPECT_EQ(test, fsk_tasks_without(), 0);
+	fgraph_stacks_reap_sync();
+	KUNIT_EXPECT_NOT_NULL(test, current->ret_stack);
+	KUNIT_EXPECT_EQ(test, fsk_tasks_without(), 0);
+
+	fsk_end_sleeper(&s);
+	fsk_unregister();
+	fgraph_stacks_reap_sync();
+	KUNIT_EXPECT_NULL(test, current->ret_stack);
+}
+
+static struct kunit_case fsk_cases[] = {
+	KUNIT_CASE_SLOW(fsk_every_task_test),
+	KUNIT_CASE_SLOW(fsk_taken_back_test),
+	KUNIT_CASE_SLOW(fsk_back_again_test),
+	{}
+};
+
+static struct kunit_suite fsk_suite = {
+	.name = "fgraph_stacks",
+	.test_cases = fsk_cases,
+};
+
+kunit_test_suite(fsk_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the function graph's shadow stacks");
+MODULE_LICENSE("GPL");
