@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the function graph tracer (fgraph.c) and the function-hook
+ * What the function graph (ftrace/fgraph_*.c) and the function-hook
  * core share beyond <linux/ftrace.h>: starting and stopping ops and
  * subops, and the few globals both sides touch.  The core's own
  * files have headers of their own (ftrace/dispatch.h and the rest).
@@ -76,14 +76,14 @@ static inline int ftrace_shutdown_subops(struct ftrace_ops *ops,
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/* fgraph.c: the graph tracers running; the graph caller is live while > 0. */
+/* ftrace/fgraph_users.c: the graph users registered; the graph caller is live while > 0. */
 extern int ftrace_graph_active;
 #else
 #define ftrace_graph_active 0
 #endif
 
 #if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_DYNAMIC_FTRACE)
-/* fgraph.c: follow a change of the pid filters. */
+/* ftrace/fgraph_users.c: follow a change of the pid filters. */
 void fgraph_update_pid_func(void);
 #else
 static inline void fgraph_update_pid_func(void) { }

@@ -34,7 +34,7 @@
 
 #include "../ftrace_internal.h"
 #include "../trace.h"
-#include "fgraph_stacks.h"
+#include "fgraph.h"
 
 /* The idle tasks' stacks: given once per CPU and never taken back. */
 static DEFINE_PER_CPU(unsigned long *, fgs_idle_stack);
@@ -43,8 +43,15 @@ static DEFINE_PER_CPU(unsigned long *, fgs_idle_stack);
 static atomic_long_t fgs_nr_stacks;
 static atomic_long_t fgs_nr_idle;
 
-/* How long a pass that left stacks in use waits before the next one. */
-#define FGS_RETRY_DELAY		(HZ / 2)
+/*
+ * How long a pass that left stacks in use waits before the next one: it
+ * doubles from the first to the last, since a task may keep its stack for
+ * long (a kthread asleep in a hooked call), and each pass waits for grace
+ * periods that wake every CPU.
+ */
+#define FGS_RETRY_FIRST		(HZ / 2)
+#define FGS_RETRY_LAST		(64 * HZ)
+static unsigned long fgs_retry_delay = FGS_RETRY_FIRST;
 
 static void fgs_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(fgs_reap_work, fgs_reap_fn);
@@ -212,6 +219,35 @@ static int fgs_give_tasks(void)
 }
 
 /**
+ * fgraph_stacks_clear_word - zero one word of every stack
+ * @word: its index
+ *
+ * Called with ftrace_lock held before a user is published in a slot:
+ * its task variables start at 0, in the stacks that are kept between
+ * users too (the idle tasks', and those of tasks still in hooked calls).
+ */
+void fgraph_stacks_clear_word(int word)
+{
+	struct task_struct *g, *t;
+	unsigned long *stack;
+	int cpu;
+
+	lockdep_assert_held(&ftrace_lock);
+	for_each_possible_cpu(cpu) {
+		stack = per_cpu(fgs_idle_stack, cpu);
+		if (stack)
+			WRITE_ONCE(stack[word], 0);
+	}
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		stack = READ_ONCE(t->ret_stack);
+		if (stack)
+			WRITE_ONCE(stack[word], 0);
+	}
+	rcu_read_unlock();
+}
+
+/**
  * fgraph_stacks_get - give every task a shadow stack, for the first user
  *
  * Called with ftrace_lock held when the first graph user registers.
@@ -243,6 +279,7 @@ int fgraph_stacks_get(void)
 void fgraph_stacks_put(void)
 {
 	lockdep_assert_held(&ftrace_lock);
+	WRITE_ONCE(fgs_retry_delay, FGS_RETRY_FIRST);
 	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
 }
 
@@ -284,8 +321,9 @@ static void fgs_wait_for_paths(void)
 
 static void fgs_reap_fn(struct work_struct *work)
 {
-	unsigned long **list;
+	unsigned long **list, delay;
 	int nr, in_use;
+	bool full;
 
 	list = kmalloc_array(FGS_REAP_MAX, sizeof(*list), GFP_KERNEL);
 	if (!list)
@@ -301,15 +339,25 @@ static void fgs_reap_fn(struct work_struct *work)
 	nr = fgs_take_back(list, &in_use);
 	mutex_unlock(&ftrace_lock);
 
-	/* A return path that popped the last frame has left the stack. */
-	fgs_wait_for_paths();
-	while (nr)
-		fgs_free(list[--nr]);
+	full = nr == FGS_REAP_MAX;
+	if (nr) {
+		/* A return path that popped the last frame has left the stack. */
+		fgs_wait_for_paths();
+		while (nr)
+			fgs_free(list[--nr]);
+	}
 	kfree(list);
+	if (full) {
+		/* More to take back now: no reason to wait. */
+		queue_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
+		return;
+	}
 	if (!in_use)
 		return;
 retry:
-	queue_delayed_work(system_unbound_wq, &fgs_reap_work, FGS_RETRY_DELAY);
+	delay = READ_ONCE(fgs_retry_delay);
+	WRITE_ONCE(fgs_retry_delay, min_t(unsigned long, 2 * delay, FGS_RETRY_LAST));
+	queue_delayed_work(system_unbound_wq, &fgs_reap_work, delay);
 }
 
 long fgraph_stacks_nr(long *idle)

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function graph's users: up to FGRAPH_SLOTS fgraph_ops at once,
+ * each in a slot, each hooking the functions of its own ftrace_ops (a
+ * subops of graph_ops, whose sets the core derives from theirs).
+ *
+ * ftrace_lock serialises registering and unregistering.  The entry and
+ * return paths (fgraph_calls.c) read the slots without it: a user is
+ * published in its slot before any site hooks for it, and unregistering
+ * empties the slot, unhooks the user's sites, then waits for every CPU
+ * to leave the paths, so that the caller may free the user at once.
+ *
+ * While one user is registered, every call that reaches the graph is
+ * one it selected; with more, each user's sets are tested per call
+ * (fgraph_test_filters), and a user that follows a pid filter is tested
+ * against it per call in either case.
+ */
+#include <linux/ftrace.h>
+#include <linux/suspend.h>
+#include <linux/trace_clock.h>
+
+#include <trace/events/sched.h>
+
+#include "../ftrace_internal.h"
+#include "../trace.h"
+#include "fgraph.h"
+
+struct fgraph_ops *fgraph_slots[FGRAPH_SLOTS];
+u64 fgraph_slot_epoch[FGRAPH_SLOTS];
+u64 fgraph_epoch;
+unsigned long fgraph_slots_used;
+bool fgraph_test_filters;
+
+/* The number of users registered; the graph caller is live while > 0. */
+int ftrace_graph_active;
+
+DEFINE_STATIC_KEY_FALSE(kill_ftrace_graph);
+
+/* Whether a call's time includes the time its task slept. */
+static bool fgraph_sleep_time = true;
+
+/*
+ * Read by the mcount code of arches that have no graph ops (x86 has
+ * one): the entry stub that declines every call, and the return stub
+ * (ftrace_stub under another name, given by the linker script).
+ */
+trace_func_graph_ret_t ftrace_graph_return = ftrace_stub_graph;
+trace_func_graph_ent_t ftrace_graph_entry = ftrace_graph_entry_stub;
+
+/*
+ * The manager of the users' ops.  Its function is the arch's entry; an
+ * arch may give it a caller of its own for the sites only it takes.
+ */
+static struct ftrace_ops graph_ops = {
+	.flags		= FTRACE_OPS_GRAPH_STUB,
+#ifdef FTRACE_GRAPH_TRAMP_ADDR
+	.trampoline	= FTRACE_GRAPH_TRAMP_ADDR,
+#endif
+	.func		= ftrace_graph_func,
+};
+
+/**
+ * ftrace_graph_entry_stub - the entry callback that declines every call
+ * @trace: the call
+ * @gops: the user
+ *
+ * Return: 0.
+ */
+int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace,
+			    struct fgraph_ops *gops)
+{
+	return 0;
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/* Arches whose graph caller must be patched in and out override these. */
+int __weak ftrace_enable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+
+int __weak ftrace_disable_ftrace_graph_caller(void)
+{
+	return 0;
+}
+#endif
+
+/**
+ * ftrace_graph_stop - stop the function graph for good
+ *
+ * For a fatal error in the graph: entries are no longer hooked (a call
+ * already hooked still returns through its frame).
+ */
+void ftrace_graph_stop(void)
+{
+	static_branch_enable(&kill_ftrace_graph);
+}
+
+/* Does the pid filter of @gops' trace array let the current task in? */
+static bool fgraph_pid_allows(struct fgraph_ops *gops)
+{
+	struct trace_array *tr = gops->ops.private;
+	int pid;
+
+	if (!ftrace_pids_enabled(&gops->ops))
+		return true;
+	pid = this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid);
+	if (pid == FTRACE_PID_IGNORE)
+		return false;
+	return pid == FTRACE_PID_TRACE || pid == current->pid;
+}
+
+/**
+ * fgraph_user_wants - should @gops be offered a call of @func?
+ * @gops: a registered user
+ * @func: the function called
+ *
+ * For the entry path, preemption off.
+ *
+ * Return: true if @func is in @gops' sets and its pid filter lets the
+ * current task in.
+ */
+bool fgraph_user_wants(struct fgraph_ops *gops, unsigned long func)
+{
+	if (READ_ONCE(fgraph_test_filters) &&
+	    !ftrace_ops_test(&gops->ops, func, NULL))
+		return false;
+	return !(gops->ops.flags & FTRACE_OPS_FL_PID) || fgraph_pid_allows(gops);
+}
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+/**
+ * fgraph_update_pid_func - follow a change of the pid filters
+ *
+ * Nothing to do: each call tests the filters as they are.
+ */
+void fgraph_update_pid_func(void)
+{
+}
+#endif
+
+/**
+ * fgraph_init_ops - make an fgraph_ops' ftrace_ops follow a trace array's
+ * @dst_ops: the fgraph_ops' ops
+ * @src_ops: the trace array's ops, whose sets and private data it shares;
+ *	or NULL for an ops of its own
+ */
+void fgraph_init_ops(struct ftrace_ops *dst_ops, struct ftrace_ops *src_ops)
+{
+	dst_ops->flags = FTRACE_OPS_FL_PID | FTRACE_OPS_GRAPH_STUB;
+#ifdef CONFIG_DYNAMIC_FTRACE
+	if (!src_ops)
+		return;
+	/* The trace array's set_ftrace_filter and notrace are its own. */
+	dst_ops->private = src_ops->private;
+	dst_ops->func_hash = &src_ops->local_hash;
+	INIT_LIST_HEAD(&dst_ops->subop_list);
+	mutex_init(&dst_ops->local_hash.regex_lock);
+	dst_ops->flags |= FTRACE_OPS_FL_INITIALIZED;
+#endif
+}
+
+/**
+ * ftrace_graph_sleep_time_control - count sleep in a call's time or not
+ * @enable: true to count it (the default)
+ */
+void ftrace_graph_sleep_time_control(bool enable)
+{
+	WRITE_ONCE(fgraph_sleep_time, enable);
+}
+
+/* Without sleep-time, a task's sleep is taken out of its calls' times. */
+static void fgraph_sched_switch(void *ignore, bool preempt,
+				struct task_struct *prev,
+				struct task_struct *next,
+				unsigned int prev_state)
+{
+	u64 now;
+
+	if (READ_ONCE(fgraph_sleep_time))
+		return;
+	now = trace_clock_local();
+	prev->ftrace_timestamp = now;
+	if (next->ftrace_timestamp)
+		fgraph_frames_add_sleep(next, now - next->ftrace_timestamp);
+}
+
+/* Hibernation: the tasks' state is not to be trusted; hook nothing. */
+static int fgraph_pm_notify(struct notifier_block *nb, unsigned long state,
+			    void *unused)
+{
+	if (state == PM_HIBERNATION_PREPARE)
+		pause_graph_tracing();
+	else if (state == PM_POST_HIBERNATION)
+		unpause_graph_tracing();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fgraph_pm_nb = {
+	.notifier_call = fgraph_pm_notify,
+};
+
+/* Stacks for every task, and the probes, for the first user. */
+static int fgraph_first_user(void)
+{
+	int ret;
+
+	ret = fgraph_stacks_get();
+	if (!ret)
+		ret = register_trace_sched_switch(fgraph_sched_switch, NULL);
+	if (ret) {
+		fgraph_stacks_put();
+		return ret;
+	}
+	register_pm_notifier(&fgraph_pm_nb);
+	return 0;
+}
+
+static void fgraph_last_user_left(void)
+{
+	unregister_pm_notifier(&fgraph_pm_nb);
+	unregister_trace_sched_switch(fgraph_sched_switch, NULL);
+	fgraph_stacks_put();
+}
+
+static int fgraph_slot_of(struct fgraph_ops *gops)
+{
+	int i;
+
+	for (i = 0; i < FGRAPH_SLOTS; i++)
+		if (fgraph_slots[i] == gops)
+			return i;
+	return -1;
+}
+
+/*
+ * Empty @slot, and wait until no CPU is in an entry or return path that
+ * may still call its user.
+ */
+static void fgraph_vacate(int slot)
+{
+	WRITE_ONCE(fgraph_slots[slot], NULL);
+	clear_bit(slot, &fgraph_slots_used);
+	synchronize_rcu_tasks_rude();
+}
+
+/* Put @gops in a free slot, with variables and an epoch of its own. */
+static int fgraph_take_slot(struct fgraph_ops *gops)
+{
+	int slot = find_first_zero_bit(&fgraph_slots_used, FGRAPH_SLOTS);
+
+	if (slot >= FGRAPH_SLOTS)
+		return -ENOSPC;
+	/* A second user: each is tested from now on, before it is seen. */
+	if (fgraph_slots_used && !fgraph_test_filters) {
+		WRITE_ONCE(fgraph_test_filters, true);
+		synchronize_rcu_tasks_rude();
+	}
+	fgraph_stacks_clear_word(FGRAPH_VARS + slot);
+	gops->idx = slot;
+	WRITE_ONCE(fgraph_epoch, fgraph_epoch + 1);
+	WRITE_ONCE(fgraph_slot_epoch[slot], fgraph_epoch);
+	set_bit(slot, &fgraph_slots_used);
+	/* Pairs with fgraph_slot_user(): the epoch is seen with the user. */
+	smp_store_release(&fgraph_slots[slot], gops);
+	return slot;
+}
+
+/**
+ * register_ftrace_graph - start calling an fgraph_ops' callbacks
+ * @gops: the user, with its entryfunc and retfunc set, and its ops'
+ *	filter if it wants only some functions
+ *
+ * Return: 0; -EBUSY if @gops is registered already; -ENOSPC if all
+ * FGRAPH_SLOTS slots are taken; or the error of starting its ops, in
+ * which case nothing of it is left.
+ */
+int register_ftrace_graph(struct fgraph_ops *gops)
+{
+	int slot, ret, command = 0;
+
+	guard(mutex)(&ftrace_lock);
+	if (fgraph_slot_of(gops) >= 0)
+		return -EBUSY;
+	if (find_first_zero_bit(&fgraph_slots_used, FGRAPH_SLOTS) >= FGRAPH_SLOTS)
+		return -ENOSPC;
+	if (!ftrace_graph_active++) {
+		ret = fgraph_first_user();
+		if (ret)
+			goto out_active;
+		command = FTRACE_START_FUNC_RET;
+	}
+	slot = fgraph_take_slot(gops);
+	ret = ftrace_startup_subops(&graph_ops, &gops->ops, command);
+	if (!ret)
+		return 0;
+	fgraph_vacate(slot);
+	if (ftrace_graph_active == 2)
+		WRITE_ONCE(fgraph_test_filters, false);
+	if (ftrace_graph_active == 1)
+		fgraph_last_user_left();
+out_active:
+	ftrace_graph_active--;
+	return ret;
+}
+
+/**
+ * unregister_ftrace_graph - stop calling an fgraph_ops' callbacks
+ * @gops: a user registered with register_ftrace_graph(); anything else
+ *	is ignored
+ *
+ * Once this returns, neither callback of @gops runs again and it may be
+ * freed.  Calls it took that are still running return through their
+ * real return addresses without calling it.
+ */
+void unregister_ftrace_graph(struct fgraph_ops *gops)
+{
+	int slot, command = 0;
+
+	guard(mutex)(&ftrace_lock);
+	slot = fgraph_slot_of(gops);
+	if (slot < 0)
+		return;
+	if (ftrace_graph_active == 1)
+		command = FTRACE_STOP_FUNC_RET;
+	ftrace_shutdown_subops(&graph_ops, &gops->ops, command);
+	fgraph_vacate(slot);
+	if (--ftrace_graph_active == 1)
+		WRITE_ONCE(fgraph_test_filters, false);
+	if (!ftrace_graph_active)
+		fgraph_last_user_left();
+}

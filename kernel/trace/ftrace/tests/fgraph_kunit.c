@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite fgraph: the function graph's users, frames and paths
+ * (fgraph_users.c, fgraph_frames.c, fgraph_calls.c).
+ *
+ *  - a hooked call pushes a frame its callbacks see, and returns through
+ *    it to its caller, leaving the stack as it was;
+ *  - data reserved on entry is found on return, up to 32 words, once per
+ *    user and call, and dropped when the user declines the call;
+ *  - a stack that is full hooks no more calls and counts them;
+ *  - sixteen users at once, -ENOSPC for the seventeenth, -EBUSY for a
+ *    user registered twice, an unknown user unregistered is ignored, and
+ *    a freed slot serves a later user;
+ *  - a user that takes the slot of one that left is not called for the
+ *    calls its predecessor took;
+ *  - inside a hooked call the stack trace shows the real caller, and
+ *    ftrace_graph_ret_addr() gives the address return_to_handler hides.
+ *
+ * This file is instrumented: its fgt_tracee*() functions are hooked.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kthread.h>
+#include <linux/sched/task.h>
+#include <linux/stacktrace.h>
+
+#include "../fgraph.h"
+
+struct fgt_user {
+	struct fgraph_ops gops;
+	atomic_t entries;
+	atomic_t returns;
+	int reserve;		/* bytes to reserve on entry, 0 for none */
+	bool decline;		/* decline every call */
+	void *data;		/* what the last entry reserved */
+	bool data_ok;		/* the last return found it intact */
+};
+
+/*
+ * The tracees: barrier() keeps the compiler from dropping a call whose
+ * result is unused, or from turning fgt_deep()'s recursion into a loop.
+ */
+static noinline __noclone int fgt_tracee(int x)
+{
+	barrier();
+	return x + 1;
+}
+
+static noinline __noclone int fgt_deep(int n)
+{
+	int depth;
+
+	if (!n)
+		return 0;
+	depth = fgt_deep(n - 1);
+	barrier();
+	return depth + 1;
+}
+
+static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
+{
+	struct fgt_user *u = container_of(gops, struct fgt_user, gops);
+	unsigned long *p;
+
+	atomic_inc(&u->entries);
+	if (u->reserve) {
+		p = fgraph_reserve_data(gops->idx, u->reserve);
+		u->data = p;
+		if (!p)
+			return 0;
+		*p = (unsigned long)u;
+	}
+	return !u->decline;
+}
+
+static void fgt_return(struct ftrace_graph_ret *trace,
+		       struct fgraph_ops *gops)
+{
+	struct fgt_user *u = container_of(gops, struct fgt_user, gops);
+	unsigned long *p;
+	int size;
+
+	atomic_inc(&u->returns);
+	if (!u->reserve)
+		return;
+	p = fgraph_retrieve_data(gops->idx, &size);
+	u->data_ok = p == u->data && p && *p == (unsigned long)u &&
+		size >= u->reserve;
+}
+
+static void fgt_unregister_action(void *data)
+{
+	struct fgt_user *u = data;
+
+	unregister_ftrace_graph(&u->gops);
+	ftrace_free_filter(&u->gops.ops);
+}
+
+/* A user hooking @func, unregistered and freed at the end of the case. */
+static struct fgt_user *fgt_user(struct kunit *test, void *func)
+{
+	struct fgt_user *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	u->gops.entryfunc = fgt_entry;
+	u->gops.retfunc = fgt_return;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&u->gops.ops,
+						   (unsigned long)func, 0, 1), 0);
+	return u;
+}
+
+static int fgt_register(struct kunit *test, struct fgt_user *u)
+{
+	int ret = register_ftrace_graph(&u->gops);
+
+	if (ret)
+		return ret;
+	/* On failure the action runs at once: unregistered, as the caller sees. */
+	return kunit_add_action_or_reset(test, fgt_unregister_action, u);
+}
+
+/* A call pushes a frame, and its return leaves the stack as it was. */
+static void fgt_push_pop_test(struct kunit *test)
+{
+	struct fgt_user *u = fgt_user(test, fgt_tracee);
+	int depth;
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, u), 0);
+	depth = current->curr_ret_stack;
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->returns), 1);
+	KUNIT_EXPECT_NULL(test, ftrace_graph_get_ret_stack(current, 0));
+}
+
+/* Data: found on return, 1 to 32 words, once a call, dropped on decline. */
+static void fgt_data_test(struct kunit *test)
+{
+	struct fgt_user *a = fgt_user(test, fgt_tracee);
+	struct fgt_user *b = fgt_user(test, fgt_tracee);
+	void *dropped;
+	int size;
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
+	for (size = 1; size <= FGRAPH_MAX_DATA_SIZE; size += 7) {
+		a->reserve = size;
+		a->data_ok = false;
+		fgt_tracee(0);
+		KUNIT_EXPECT_TRUE_MSG(test, a->data_ok, "size %d", size);
+	}
+	a->reserve = FGRAPH_MAX_DATA_SIZE;
+	a->data_ok = false;
+	fgt_tracee(0);
+	KUNIT_EXPECT_TRUE(test, a->data_ok);
+	a->reserve = FGRAPH_MAX_DATA_SIZE + 1;
+	fgt_tracee(0);
+	KUNIT_EXPECT_NULL(test, a->data);
+	atomic_set(&a->returns, 0);
+
+	/* a declines: b's data goes where a's went. */
+	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
+	a->reserve = 16;
+	a->decline = true;
+	b->reserve = 16;
+	fgt_tracee(0);
+	dropped = a->data;
+	KUNIT_EXPECT_NOT_NULL(test, dropped);
+	KUNIT_EXPECT_TRUE(test, a->gops.idx < b->gops.idx ?
+			  b->data == dropped : true);
+	KUNIT_EXPECT_TRUE(test, b->data_ok);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 0);
+
+	/* No data outside an entry callback, nor twice in one. */
+	KUNIT_EXPECT_NULL(test, fgraph_reserve_data(a->gops.idx, 8));
+	KUNIT_EXPECT_NULL(test, fgraph_retrieve_data(a->gops.idx, NULL));
+}
+
+/* A full stack hooks no more calls, counts them, and all calls return. */
+static void fgt_full_stack_test(struct kunit *test)
+{
+	struct fgt_user *u = fgt_user(test, fgt_deep);
+	int overrun, entries;
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, u), 0);
+	/* Read after registering: a stack given to the task resets it. */
+	overrun = atomic_read(&current->trace_overrun);
+	KUNIT_EXPECT_EQ(test, fgt_deep(200), 200);
+	entries = atomic_read(&u->entries);
+	KUNIT_EXPECT_GT(test, entries, 10);
+	KUNIT_EXPECT_LT(test, entries, 201);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->returns), entries);
+	KUNIT_EXPECT_EQ(test, atomic_read(&current->trace_overrun) - overrun,
+			201 - entries);
+}
+
+/* Sixteen users, no seventeenth; twice and unknown are refused. */
+static void fgt_slots_test(struct kunit *test)
+{
+	struct fgt_user *u[FGRAPH_SLOTS + 1];
+	int i, freed;
+
+	for (i = 0; i <= FGRAPH_SLOTS; i++)
+		u[i] = fgt_user(test, fgt_tracee);
+	for (i = 0; i < FGRAPH_SLOTS; i++)
+		KUNIT_ASSERT_EQ(test, fgt_register(test, u[i]), 0);
+	KUNIT_EXPECT_EQ(test, register_ftrace_graph(&u[FGRAPH_SLOTS]->gops),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, register_ftrace_graph(&u[0]->gops), -EBUSY);
+	/* Never registered: ignored, the others go on. */
+	unregister_ftrace_graph(&u[FGRAPH_SLOTS]->gops);
+
+	fgt_tracee(0);
+	for (i = 0; i < FGRAPH_SLOTS; i++) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&u[i]->entries), 1);
+		KUNIT_EXPECT_EQ(test, atomic_read(&u[i]->returns), 1);
+	}
+
+	freed = u[5]->gops.idx;
+	unregister_ftrace_graph(&u[5]->gops);
+	KUNIT_ASSERT_EQ(test, fgt_register(test, u[FGRAPH_SLOTS]), 0);
+	KUNIT_EXPECT_EQ(test, u[FGRAPH_SLOTS]->gops.idx, freed);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u[5]->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u[FGRAPH_SLOTS]->returns), 1);
+}
+
+struct fgt_sleeper {
+	struct completion entered, leave;
+	struct task_struct *task;
+};
+
+static noinline __noclone void fgt_tracee_sleep(struct fgt_sleeper *s)
+{
+	barrier();
+	complete(&s->entered);
+	wait_for_completion(&s->leave);
+}
+
+static int fgt_sleeper_fn(void *data)
+{
+	fgt_tracee_sleep(data);
+	return 0;
+}
+
+static void fgt_sleeper_end(void *data)
+{
+	struct fgt_sleeper *s = data;
+
+	complete(&s->leave);
+	kthread_stop(s->task);
+	put_task_struct(s->task);
+}
+
+/* A task asleep in fgt_tracee_sleep() until the end of the case. */
+static struct fgt_sleeper *fgt_sleeper_start(struct kunit *test)
+{
+	struct fgt_sleeper *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	init_completion(&s->entered);
+	init_completion(&s->leave);
+	s->task = kthread_run(fgt_sleeper_fn, s, "fgt_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->task));
+	get_task_struct(s->task);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fgt_sleeper_end, s),
+			0);
+	wait_for_completion(&s->entered);
+	return s;
+}
+
+/* The next user of a slot is not called for its predecessor's calls. */
+static void fgt_slot_reuse_test(struct kunit *test)
+{
+	struct fgt_user *old = fgt_user(test, fgt_tracee_sleep);
+	struct fgt_user *new = fgt_user(test, fgt_tracee_sleep);
+	struct fgt_sleeper *s;
+	int slot;
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, old), 0);
+	slot = old->gops.idx;
+	s = fgt_sleeper_start(test);
+	KUNIT_EXPECT_EQ(test, atomic_read(&old->entries), 1);
+	unregister_ftrace_graph(&old->gops);
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, new), 0);
+	KUNIT_EXPECT_EQ(test, new->gops.idx, slot);
+	/* Back through the frame old's entry took, and gone. */
+	kunit_release_action(test, fgt_sleeper_end, s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&old->returns), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&new->returns), 0);
+}
+
+struct fgt_seen {
+	bool handler_seen;	/* return_to_handler in the stack trace */
+	bool caller_seen;	/* fgt_unwind_test in it */
+	unsigned long ret;	/* what ftrace_graph_ret_addr() gave */
+	unsigned long saved;	/* what the frame saved */
+};
+
+static noinline __noclone void fgt_tracee_unwind(struct fgt_seen *seen)
+{
+	unsigned long handler = (unsigned long)return_to_handler;
+	struct ftrace_ret_stack *frame = ftrace_graph_get_ret_stack(current, 0);
+	unsigned long entries[16];
+	char name[KSYM_NAME_LEN];
+	int i, n, idx = 0;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++) {
+		if (entries[i] == handler)
+			seen->handler_seen = true;
+		sprint_symbol_no_offset(name, entries[i]);
+		if (!strcmp(name, "fgt_unwind_test"))
+			seen->caller_seen = true;
+	}
+	if (!frame)
+		return;
+	seen->saved = frame->ret;
+	seen->ret = ftrace_graph_ret_addr(current, &idx, *frame->retp,
+					  frame->retp);
+}
+
+/* Inside a hooked call, unwinding shows the real caller. */
+static void fgt_unwind_test(struct kunit *test)
+{
+	struct fgt_user *u = fgt_user(test, fgt_tracee_unwind);
+	struct fgt_seen seen = {};
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, u), 0);
+	fgt_tracee_unwind(&seen);
+	KUNIT_ASSERT_EQ(test, atomic_read(&u->entries), 1);
+	KUNIT_EXPECT_FALSE(test, seen.handler_seen);
+	KUNIT_EXPECT_TRUE(test, seen.caller_seen);
+	KUNIT_EXPECT_NE(test, seen.saved, 0UL);
+	KUNIT_EXPECT_EQ(test, seen.ret, seen.saved);
+}
+
+struct fgt_churn {
+	struct fgraph_ops gops;
+	atomic_t calls;
+	bool gone;		/* unregister_ftrace_graph() has returned */
+	atomic_t late;		/* callbacks that ran after that */
+};
+
+static int fgt_churn_entry(struct ftrace_graph_ent *trace,
+			   struct fgraph_ops *gops)
+{
+	struct fgt_churn *c = container_of(gops, struct fgt_churn, gops);
+
+	atomic_inc(&c->calls);
+	if (READ_ONCE(c->gone))
+		atomic_inc(&c->late);
+	return 1;
+}
+
+static void fgt_churn_return(struct ftrace_graph_ret *trace,
+			     struct fgraph_ops *gops)
+{
+	struct fgt_churn *c = container_of(gops, struct fgt_churn, gops);
+
+	if (READ_ONCE(c->gone))
+		atomic_inc(&c->late);
+}
+
+static int fgt_caller_fn(void *data)
+{
+	while (!kthread_should_stop()) {
+		fgt_tracee(0);
+		cond_resched();
+	}
+	return 0;
+}
+
+#define FGT_CHURN_ROUNDS	40
+
+/*
+ * Users come and go while another task calls their function: none is
+ * called once unregister_ftrace_graph() has returned for it.
+ */
+static void fgt_churn_test(struct kunit *test)
+{
+	struct fgt_churn *c = kunit_kcalloc(test, FGT_CHURN_ROUNDS, sizeof(*c),
+					    GFP_KERNEL);
+	struct task_struct *caller;
+	int i, calls = 0, late = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	caller = kthread_run(fgt_caller_fn, NULL, "fgt_caller");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
+	for (i = 0; i < FGT_CHURN_ROUNDS; i++) {
+		c[i].gops.entryfunc = fgt_churn_entry;
+		c[i].gops.retfunc = fgt_churn_return;
+		if (ftrace_set_filter_ip(&c[i].gops.ops,
+					 (unsigned long)fgt_tracee, 0, 1) ||
+		    register_ftrace_graph(&c[i].gops))
+			break;
+		usleep_range(1000, 2000);
+		unregister_ftrace_graph(&c[i].gops);
+		WRITE_ONCE(c[i].gone, true);
+		ftrace_free_filter(&c[i].gops.ops);
+	}
+	msleep(20);
+	kthread_stop(caller);
+	KUNIT_EXPECT_EQ(test, i, FGT_CHURN_ROUNDS);
+	for (i = 0; i < FGT_CHURN_ROUNDS; i++) {
+		calls += atomic_read(&c[i].calls);
+		late += atomic_read(&c[i].late);
+	}
+	KUNIT_EXPECT_GT(test, calls, 0);
+	KUNIT_EXPECT_EQ(test, late, 0);
+}
+
+static struct kunit_case fgt_cases[] = {
+	KUNIT_CASE(fgt_push_pop_test),
+	KUNIT_CASE(fgt_data_test),
+	KUNIT_CASE(fgt_full_stack_test),
+	KUNIT_CASE_SLOW(fgt_slots_test),
+	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
+	KUNIT_CASE(fgt_unwind_test),
+	KUNIT_CASE_SLOW(fgt_churn_test),
+	{}
+};
+
+static struct kunit_suite fgt_suite = {
+	.name = "fgraph",
+	.test_cases = fgt_cases,
+};
+
+kunit_test_suite(fgt_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the function graph's users and frames");
+MODULE_LICENSE("GPL");
