@@ -28,7 +28,7 @@
 #include "dispatch.h"
 #include "graph_filter.h"
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "modules.h"
 #include "profile.h"
 #include "records.h"

@@ -29,7 +29,7 @@
 #include "accounting.h"
 #include "dispatch.h"
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "records.h"
 
 /* Protects fdir_sites, direct ops' registration and their addresses. */

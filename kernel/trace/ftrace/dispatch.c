@@ -29,7 +29,7 @@
 #include <asm/sections.h>
 
 #include "dispatch.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "../trace.h"
 
 /* The end of the list: a stub that stands for "no ops" to the arch. */

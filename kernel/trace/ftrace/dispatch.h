@@ -9,7 +9,7 @@
 #include <linux/ftrace.h>
 
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "../trace.h"
 
 #ifdef CONFIG_FUNCTION_TRACER

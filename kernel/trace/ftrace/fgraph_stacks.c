@@ -32,7 +32,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "../trace.h"
 #include "fgraph.h"
 

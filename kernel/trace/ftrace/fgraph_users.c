@@ -21,7 +21,7 @@
 
 #include <trace/events/sched.h>
 
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "../trace.h"
 #include "fgraph.h"
 

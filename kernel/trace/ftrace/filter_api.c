@@ -17,7 +17,7 @@
 #include "dispatch.h"
 #include "graph_filter.h"
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "tracefs.h"
 #include "../trace.h"
 

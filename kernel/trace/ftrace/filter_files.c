@@ -25,7 +25,7 @@
 
 #include "dispatch.h"
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "tracefs.h"
 #include "../trace.h"
 

@@ -14,7 +14,7 @@
 #include <linux/slab.h>
 
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "modules.h"
 #include "tracefs.h"
 #include "../trace.h"

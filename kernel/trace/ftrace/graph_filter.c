@@ -30,7 +30,7 @@
 
 #include "graph_filter.h"
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "records.h"
 #include "../trace.h"
 

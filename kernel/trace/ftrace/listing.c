@@ -15,7 +15,7 @@
 #include <linux/workqueue.h>
 
 #include "accounting.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "modules.h"
 #include "tracefs.h"
 #include "../trace.h"

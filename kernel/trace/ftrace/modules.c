@@ -46,7 +46,7 @@
 #include "code_update.h"
 #include "dispatch.h"
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "modules.h"
 #include "records.h"
 #include "site_calls.h"

@@ -31,7 +31,7 @@
 #include <trace/events/sched.h>
 
 #include "dispatch.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "../pid_list.h"
 #include "../trace.h"
 

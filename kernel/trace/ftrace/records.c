@@ -13,7 +13,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "records.h"
 #include "../trace.h"
 

@@ -11,7 +11,7 @@
  * module's init ran) drops a whole table instead of moving records.
  *
  * Locking: the table list and the records' flags are changed under
- * ftrace_lock (ftrace_internal.h), and the walks below need it held.
+ * ftrace_lock (internal.h), and the walks below need it held.
  * Address lookups (frec_lookup(), ftrace_location()) may instead run
  * under rcu_read_lock(): tables are added and removed RCU-safely and
  * freed only after a grace period.

@@ -26,7 +26,7 @@
 #include "code_update.h"
 #include "dispatch.h"
 #include "hash.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "tracefs.h"
 
 static struct ftrace_hash *fsub_set(struct ftrace_ops *ops, bool filter)

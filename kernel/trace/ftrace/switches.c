@@ -20,7 +20,7 @@
 
 #include "code_update.h"
 #include "dispatch.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 
 /*
  * kernel.ftrace_enabled; written under ftrace_lock, except by the kill

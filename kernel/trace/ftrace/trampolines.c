@@ -21,7 +21,7 @@
 #include <linux/rculist.h>
 
 #include "dispatch.h"
-#include "../ftrace_internal.h"
+#include "internal.h"
 #include "modules.h"
 
 #define FTRAMP_SYM	"ftrace_trampoline"

@@ -24,7 +24,7 @@
 
 #include "../accounting.h"
 #include "../hash.h"
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "../records.h"
 #include "start_kunit.h"
 

@@ -25,7 +25,7 @@
 #include "../code_update.h"
 #include "../dispatch.h"
 #include "../hash.h"
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "start_kunit.h"
 
 /*

@@ -18,7 +18,7 @@
 #include <linux/mutex.h>
 
 #include "../dispatch.h"
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "../modules.h"
 #include "../../trace.h"
 

@@ -30,7 +30,7 @@
 #include <linux/string.h>
 
 #include "../hash.h"
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "../records.h"
 #include "../tracefs.h"
 #include "../../trace.h"

@@ -28,7 +28,7 @@
 #include <linux/trace.h>
 
 #include "../dispatch.h"
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "kunit_modload.h"
 #include "../records.h"
 #include "../../trace.h"

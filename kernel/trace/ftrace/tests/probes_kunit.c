@@ -47,7 +47,7 @@
 #include <linux/string.h>
 #include <linux/trace.h>
 
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "start_kunit.h"
 #include "../tracefs.h"
 #include "../../trace.h"

@@ -19,7 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "../records.h"
 #include "../../trace.h"
 

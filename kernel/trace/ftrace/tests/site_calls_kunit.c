@@ -17,7 +17,7 @@
 #include <linux/ftrace.h>
 #include <linux/mutex.h>
 
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 
 #define FSK_EN		FTRACE_FL_ENABLED
 

@@ -28,7 +28,7 @@
 #include <linux/uaccess.h>
 
 #include "../hash.h"
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "../records.h"
 #include "start_kunit.h"
 

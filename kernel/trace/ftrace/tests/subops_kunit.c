@@ -21,7 +21,7 @@
 
 #include "../dispatch.h"
 #include "../hash.h"
-#include "../../ftrace_internal.h"
+#include "../internal.h"
 #include "start_kunit.h"
 
 /* A tracee's name, in a buffer the filter parser may write to. */

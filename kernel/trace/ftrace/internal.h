@@ -1,35 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the function graph (ftrace/fgraph_*.c) and the function-hook
+ * What the function graph (fgraph_*.c) and the function-hook
  * core share beyond <linux/ftrace.h>: starting and stopping ops and
  * subops, and the few globals both sides touch.  The core's own
- * files have headers of their own (ftrace/dispatch.h and the rest).
+ * files have headers of their own (dispatch.h and the rest).
  */
 #ifndef _LINUX_KERNEL_FTRACE_INTERNAL_H
 #define _LINUX_KERNEL_FTRACE_INTERNAL_H
 
 #include <linux/ftrace.h>
 
-/* ftrace/dispatch.c: list or unlist an ops, with ftrace_lock held. */
+/* dispatch.c: list or unlist an ops, with ftrace_lock held. */
 int __register_ftrace_function(struct ftrace_ops *ops);
 int __unregister_ftrace_function(struct ftrace_ops *ops);
 
 #ifdef CONFIG_FUNCTION_TRACER
 
-/* ftrace/core.c: the core's lock, and the top level's ops. */
+/* core.c: the core's lock, and the top level's ops. */
 extern struct mutex ftrace_lock;
 extern struct ftrace_ops global_ops;
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 
-/* ftrace/code_update.c, ftrace/subops.c; all with ftrace_lock held. */
+/* code_update.c, subops.c; all with ftrace_lock held. */
 int ftrace_startup(struct ftrace_ops *ops, int command);
 int ftrace_shutdown(struct ftrace_ops *ops, int command);
 int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			  int command);
 int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			   int command);
-/* ftrace/dispatch.c: does @ops select @ip? */
+/* dispatch.c: does @ops select @ip? */
 int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
 
 #else /* !CONFIG_DYNAMIC_FTRACE */
@@ -76,14 +76,14 @@ static inline int ftrace_shutdown_subops(struct ftrace_ops *ops,
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/* ftrace/fgraph_users.c: the graph users registered; the graph caller is live while > 0. */
+/* fgraph_users.c: the graph users registered; the graph caller is live while > 0. */
 extern int ftrace_graph_active;
 #else
 #define ftrace_graph_active 0
 #endif
 
 #if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_DYNAMIC_FTRACE)
-/* ftrace/fgraph_users.c: follow a change of the pid filters. */
+/* fgraph_users.c: follow a change of the pid filters. */
 void fgraph_update_pid_func(void);
 #else
 static inline void fgraph_update_pid_func(void) { }
