@@ -49,7 +49,7 @@ struct dyn_ftrace;
 /* ftrace/hash.c, weak: strip symbol decorations users do not type. */
 char *arch_ftrace_match_adjust(char *str, const char *search);
 
-/* fgraph.c: return_to_handler runs the retfuncs and gets the real return. */
+/* ftrace/fgraph_calls.c: return_to_handler runs the retfuncs and gets the real return. */
 #ifdef CONFIG_HAVE_FUNCTION_GRAPH_FREGS
 unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs);
 #else
@@ -1351,14 +1351,22 @@ struct ftrace_graph_ret {
 
 struct fgraph_ops;
 
-/* An fgraph_ops' callbacks: on return, and on entry. */
+/*
+ * An fgraph_ops' callbacks: on return, and on entry.  Both get the
+ * registers of the hooked call: its arguments on entry; on return its
+ * return value and, as the instruction pointer, where it returns to.
+ * The entry path may pass NULL where the arch has no registers to give.
+ */
 typedef void (*trace_func_graph_ret_t)(struct ftrace_graph_ret *,
-				       struct fgraph_ops *);
+				       struct fgraph_ops *,
+				       struct ftrace_regs *);
 typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *,
-				      struct fgraph_ops *);
+				      struct fgraph_ops *,
+				      struct ftrace_regs *);
 
-/* fgraph.c: the entry callback that declines every call. */
-int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace, struct fgraph_ops *gops);
+/* ftrace/fgraph_users.c: the entry callback that declines every call. */
+int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace,
+			    struct fgraph_ops *gops, struct ftrace_regs *fregs);
 /* ftrace/dispatch.c: does @ops follow a pid filter that has pids in it? */
 bool ftrace_pids_enabled(struct ftrace_ops *ops);
 
@@ -1386,7 +1394,7 @@ struct fgraph_ops {
 };
 
 /*
- * fgraph.c: per-call storage on the shadow stack, reserved by an
+ * ftrace/fgraph_frames.c: per-call storage on the shadow stack, reserved by an
  * entryfunc and read back by the matching retfunc.
  */
 void *fgraph_reserve_data(int idx, int size_bytes);
@@ -1422,14 +1430,23 @@ struct ftrace_ret_stack {
 void return_to_handler(void);
 
 /*
- * fgraph.c: the arch calls this on entry to a traced function.  0 means
- * hook the return: replace *@retp with return_to_handler.
+ * ftrace/fgraph_calls.c: the arch calls this on entry to a traced
+ * function, with its registers if it has them.  0 means hook the
+ * return: replace *@retp with return_to_handler.
  */
-int
-function_graph_enter(unsigned long ret, unsigned long func,
-		     unsigned long frame_pointer, unsigned long *retp);
+int function_graph_enter_regs(unsigned long ret, unsigned long func,
+			      unsigned long frame_pointer, unsigned long *retp,
+			      struct ftrace_regs *fregs);
 
-/* fgraph.c: for unwinders, the shadow stack and the real return address. */
+/* The same, for an arch that has no registers to give the callbacks. */
+static inline int function_graph_enter(unsigned long ret, unsigned long func,
+				       unsigned long frame_pointer,
+				       unsigned long *retp)
+{
+	return function_graph_enter_regs(ret, func, frame_pointer, retp, NULL);
+}
+
+/* ftrace/fgraph_frames.c: for unwinders, the shadow stack and the real return address. */
 struct ftrace_ret_stack *
 ftrace_graph_get_ret_stack(struct task_struct *task, int skip);
 
@@ -1463,7 +1480,7 @@ int register_ftrace_graph(struct fgraph_ops *ops);
  */
 void unregister_ftrace_graph(struct fgraph_ops *ops);
 
-/* fgraph.c: set once by ftrace_graph_stop(), never cleared. */
+/* ftrace/fgraph_users.c: set once by ftrace_graph_stop(), never cleared. */
 DECLARE_STATIC_KEY_FALSE(kill_ftrace_graph);
 
 /**
@@ -1485,7 +1502,7 @@ void ftrace_graph_stop(void);
 extern trace_func_graph_ret_t ftrace_graph_return;
 extern trace_func_graph_ent_t ftrace_graph_entry;
 
-/* fgraph.c: each task's shadow stack, from fork (or boot) to exit. */
+/* ftrace/fgraph_stacks.c: each task's shadow stack, from fork (or boot) to exit. */
 void ftrace_graph_init_task(struct task_struct *t);
 void ftrace_graph_exit_task(struct task_struct *t);
 void ftrace_graph_init_idle_task(struct task_struct *t, int cpu);

@@ -593,17 +593,13 @@ void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 
-/**
- * prepare_ftrace_return - divert a function's return to fgraph
- * @ip: the hooked function's site
- * @parent: where its return address is stored
- * @frame_pointer: unused on x86-64 (0)
- *
- * When fgraph takes the call, *@parent is replaced by return_to_handler,
- * which hands the real return address back on the way out.
+/*
+ * When fgraph takes the call at @ip, *@parent is replaced by
+ * return_to_handler, which hands the real return address back on the
+ * way out.  @fregs, the call's registers, go to the entry callbacks.
  */
-void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
-			   unsigned long frame_pointer)
+static void fgraph_divert(unsigned long ip, unsigned long *parent,
+			  struct ftrace_regs *fregs)
 {
 	int bit;
 
@@ -619,10 +615,24 @@ void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 
 	bit = ftrace_test_recursion_trylock(ip, *parent);
 	if (bit >= 0) {
-		if (function_graph_enter(*parent, ip, frame_pointer, parent) == 0)
+		if (!function_graph_enter_regs(*parent, ip, 0, parent, fregs))
 			*parent = (unsigned long)&return_to_handler;
 		ftrace_test_recursion_unlock(bit);
 	}
+}
+
+/**
+ * prepare_ftrace_return - divert a function's return to fgraph
+ * @ip: the hooked function's site
+ * @parent: where its return address is stored
+ * @frame_pointer: unused on x86-64 (0)
+ *
+ * For callers that have no registers to give the entry callbacks.
+ */
+void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
+			   unsigned long frame_pointer)
+{
+	fgraph_divert(ip, parent, NULL);
 }
 
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
@@ -632,7 +642,7 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 	/* The hooked function's sp points at its return address. */
 	unsigned long *ret_slot = (unsigned long *)arch_ftrace_regs(fregs)->regs.sp;
 
-	prepare_ftrace_return(ip, ret_slot, 0);
+	fgraph_divert(ip, ret_slot, fregs);
 }
 #endif
 

@@ -50,7 +50,8 @@ static __always_inline struct fgraph_ops *fgraph_slot_user(int slot, u64 epoch)
 bool fgraph_user_wants(struct fgraph_ops *gops, unsigned long func);
 
 /* ftrace_stub under the return callback's type (the linker script). */
-void ftrace_stub_graph(struct ftrace_graph_ret *trace, struct fgraph_ops *gops);
+void ftrace_stub_graph(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
+		       struct ftrace_regs *fregs);
 
 /* fgraph_frames.c: the calling task's own frames. */
 int fgraph_frame_push(unsigned long ret, unsigned long func,

@@ -24,7 +24,8 @@
 #include "fgraph.h"
 
 /* Offer the call to each user; return the slots of those that take it. */
-static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch)
+static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch,
+				  struct ftrace_regs *fregs)
 {
 	unsigned long slots = READ_ONCE(fgraph_slots_used);
 	unsigned long users = 0;
@@ -36,7 +37,7 @@ static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch)
 
 		if (!gops || !fgraph_user_wants(gops, trace->func))
 			continue;
-		if (gops->entryfunc(trace, gops))
+		if (gops->entryfunc(trace, gops, fregs))
 			users |= BIT(i);
 		else
 			current->curr_ret_stack = top;	/* drop its data */
@@ -45,11 +46,12 @@ static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch)
 }
 
 /**
- * function_graph_enter - offer a call to the graph users
+ * function_graph_enter_regs - offer a call to the graph users
  * @ret: the call's return address
  * @func: the function called
  * @frame_pointer: unused on x86-64
  * @retp: where @ret is stored
+ * @fregs: the call's registers, for the entry callbacks; or NULL
  *
  * Called by the arch on entry to a hooked function, with the recursion
  * lock of the function hooks held.
@@ -57,8 +59,9 @@ static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch)
  * Return: 0 if a user took the call, and the arch must make it return
  * to return_to_handler; -EBUSY otherwise.
  */
-int function_graph_enter(unsigned long ret, unsigned long func,
-			 unsigned long frame_pointer, unsigned long *retp)
+int function_graph_enter_regs(unsigned long ret, unsigned long func,
+			      unsigned long frame_pointer, unsigned long *retp,
+			      struct ftrace_regs *fregs)
 {
 	struct ftrace_graph_ent trace = { .func = func };
 	unsigned long users;
@@ -72,7 +75,7 @@ int function_graph_enter(unsigned long ret, unsigned long func,
 	if (start < 0)
 		return -EBUSY;
 	trace.depth = ++current->curr_ret_depth;
-	users = fgraph_offer(&trace, epoch);
+	users = fgraph_offer(&trace, epoch, fregs);
 	if (!users) {
 		current->curr_ret_depth--;
 		barrier();
@@ -91,7 +94,8 @@ int function_graph_enter(unsigned long ret, unsigned long func,
  * call them all the same.
  */
 static void fgraph_tell_return(struct ftrace_graph_ret *trace,
-			       unsigned long users, u64 epoch)
+			       unsigned long users, u64 epoch,
+			       struct ftrace_regs *fregs)
 {
 	int i, bit;
 
@@ -102,7 +106,7 @@ static void fgraph_tell_return(struct ftrace_graph_ret *trace,
 		struct fgraph_ops *gops = fgraph_slot_user(i, epoch);
 
 		if (gops)
-			gops->retfunc(trace, gops);
+			gops->retfunc(trace, gops, fregs);
 	}
 	if (bit < 0)
 		preempt_enable_notrace();
@@ -112,7 +116,8 @@ static void fgraph_tell_return(struct ftrace_graph_ret *trace,
 
 /**
  * ftrace_return_to_handler - a hooked function returns
- * @fregs: its return registers, saved by return_to_handler
+ * @fregs: its return registers, saved by return_to_handler; the return
+ *	callbacks find there where it returns to, as the instruction pointer
  *
  * Return: the address the function really returns to.
  */
@@ -141,7 +146,8 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
 	trace.retval = ftrace_regs_get_return_value(fregs);
 #endif
-	fgraph_tell_return(&trace, users, epoch);
+	ftrace_regs_set_instruction_pointer(fregs, ret);
+	fgraph_tell_return(&trace, users, epoch, fregs);
 
 	/*
 	 * The return callbacks are done with the frame (and its data).  The

@@ -63,11 +63,12 @@ static struct ftrace_ops graph_ops = {
  * ftrace_graph_entry_stub - the entry callback that declines every call
  * @trace: the call
  * @gops: the user
+ * @fregs: the call's registers
  *
  * Return: 0.
  */
 int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace,
-			    struct fgraph_ops *gops)
+			    struct fgraph_ops *gops, struct ftrace_regs *fregs)
 {
 	return 0;
 }

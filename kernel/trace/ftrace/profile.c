@@ -184,7 +184,7 @@ void ftrace_graph_graph_time_control(bool enable)
 }
 
 static int fprof_graph_entry(struct ftrace_graph_ent *trace,
-			     struct fgraph_ops *gops)
+			     struct fgraph_ops *gops, struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame;
 
@@ -221,7 +221,7 @@ static unsigned long long fprof_own_time(struct ftrace_graph_ret *trace)
 }
 
 static void fprof_graph_return(struct ftrace_graph_ret *trace,
-			       struct fgraph_ops *gops)
+			       struct fgraph_ops *gops, struct ftrace_regs *fregs)
 {
 	unsigned long long t;
 	struct fprof_slot *slot;

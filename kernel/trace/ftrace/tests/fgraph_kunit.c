@@ -14,7 +14,9 @@
  *  - a user that takes the slot of one that left is not called for the
  *    calls its predecessor took;
  *  - inside a hooked call the stack trace shows the real caller, and
- *    ftrace_graph_ret_addr() gives the address return_to_handler hides.
+ *    ftrace_graph_ret_addr() gives the address return_to_handler hides;
+ *  - the callbacks get the call's registers: the arguments on entry, the
+ *    return value and the real return address on return.
  *
  * This file is instrumented: its fgt_tracee*() functions are hooked.
  */
@@ -60,7 +62,8 @@ static noinline __noclone int fgt_deep(int n)
 	return depth + 1;
 }
 
-static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
+static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
+		     struct ftrace_regs *fregs)
 {
 	struct fgt_user *u = container_of(gops, struct fgt_user, gops);
 	unsigned long *p;
@@ -77,7 +80,8 @@ static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
 }
 
 static void fgt_return(struct ftrace_graph_ret *trace,
-		       struct fgraph_ops *gops)
+		       struct fgraph_ops *gops,
+		       struct ftrace_regs *fregs)
 {
 	struct fgt_user *u = container_of(gops, struct fgt_user, gops);
 	unsigned long *p;
@@ -347,7 +351,8 @@ struct fgt_churn {
 };
 
 static int fgt_churn_entry(struct ftrace_graph_ent *trace,
-			   struct fgraph_ops *gops)
+			   struct fgraph_ops *gops,
+			   struct ftrace_regs *fregs)
 {
 	struct fgt_churn *c = container_of(gops, struct fgt_churn, gops);
 
@@ -358,7 +363,8 @@ static int fgt_churn_entry(struct ftrace_graph_ent *trace,
 }
 
 static void fgt_churn_return(struct ftrace_graph_ret *trace,
-			     struct fgraph_ops *gops)
+			     struct fgraph_ops *gops,
+			     struct ftrace_regs *fregs)
 {
 	struct fgt_churn *c = container_of(gops, struct fgt_churn, gops);
 
@@ -414,6 +420,78 @@ static void fgt_churn_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, late, 0);
 }
 
+struct fgt_regs_user {
+	struct fgraph_ops gops;
+	unsigned long arg0;	/* the first argument, at entry */
+	unsigned long retval;	/* the return value, at return */
+	unsigned long ret_ip;	/* where the call returns to */
+	bool partial_ok;	/* ftrace_partial_regs() agreed */
+};
+
+static noinline __noclone int fgt_tracee_regs(int x)
+{
+	barrier();
+	return 3 * x;
+}
+
+static int fgt_regs_entry(struct ftrace_graph_ent *trace,
+			  struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	struct fgt_regs_user *u = container_of(gops, struct fgt_regs_user, gops);
+
+	if (fregs)
+		u->arg0 = ftrace_regs_get_argument(fregs, 0);
+	return 1;
+}
+
+static void fgt_regs_return(struct ftrace_graph_ret *trace,
+			    struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	struct fgt_regs_user *u = container_of(gops, struct fgt_regs_user, gops);
+	struct pt_regs scratch, *regs;
+
+	u->retval = ftrace_regs_get_return_value(fregs);
+	u->ret_ip = ftrace_regs_get_instruction_pointer(fregs);
+	regs = ftrace_partial_regs(fregs, &scratch);
+	u->partial_ok = regs && regs_return_value(regs) == u->retval &&
+		instruction_pointer(regs) == u->ret_ip;
+}
+
+static void fgt_regs_unregister(void *data)
+{
+	struct fgt_regs_user *u = data;
+
+	unregister_ftrace_graph(&u->gops);
+	ftrace_free_filter(&u->gops.ops);
+}
+
+/*
+ * The callbacks get the call's registers: its argument on entry; on
+ * return its return value and where it returns to, also as pt_regs.
+ */
+static void fgt_regs_test(struct kunit *test)
+{
+	struct fgt_regs_user *u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+	char name[KSYM_NAME_LEN];
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	u->gops.entryfunc = fgt_regs_entry;
+	u->gops.retfunc = fgt_regs_return;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(&u->gops.ops,
+						   (unsigned long)fgt_tracee_regs,
+						   0, 1), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_graph(&u->gops), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							fgt_regs_unregister, u),
+			0);
+	KUNIT_EXPECT_EQ(test, fgt_tracee_regs(14), 42);
+	KUNIT_EXPECT_EQ(test, u->arg0, 14UL);
+	KUNIT_EXPECT_EQ(test, u->retval, 42UL);
+	sprint_symbol_no_offset(name, u->ret_ip);
+	KUNIT_EXPECT_STREQ(test, name, "fgt_regs_test");
+	KUNIT_EXPECT_TRUE(test, u->partial_ok);
+}
+
 static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_push_pop_test),
 	KUNIT_CASE(fgt_data_test),
@@ -421,6 +499,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
 	KUNIT_CASE(fgt_unwind_test),
+	KUNIT_CASE(fgt_regs_test),
 	KUNIT_CASE_SLOW(fgt_churn_test),
 	{}
 };

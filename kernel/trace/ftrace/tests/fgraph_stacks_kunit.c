@@ -51,14 +51,16 @@ static int fsk_sleeper_fn(void *data)
 	return 0;
 }
 
-static int fsk_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
+static int fsk_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
+		     struct ftrace_regs *fregs)
 {
 	atomic_inc(&fsk_entries);
 	return 1;
 }
 
 static void fsk_return(struct ftrace_graph_ret *trace,
-		       struct fgraph_ops *gops)
+		       struct fgraph_ops *gops,
+		       struct ftrace_regs *fregs)
 {
 	atomic_inc(&fsk_returns);
 }
