@@ -157,21 +157,33 @@ void ftrace_ops_set_global_filter(struct ftrace_ops *ops)
 }
 EXPORT_SYMBOL_GPL(ftrace_ops_set_global_filter);
 
+/*
+ * The pattern is parsed in a copy: the caller's buffer may be a string
+ * literal or otherwise read-only, and stays as it was.
+ */
 static int fapi_set_pattern(struct ftrace_ops *ops, unsigned char *buf,
 			    int len, int reset, bool exclude)
 {
-	struct fapi_edit e = {
-		.pattern = buf, .len = len, .reset = reset, .exclude = exclude,
-	};
+	struct fapi_edit e = { .len = len, .reset = reset, .exclude = exclude };
+	int ret;
 
-	return fapi_apply(ops, &e);
+	if (buf) {
+		if (len < 0)
+			return -EINVAL;
+		e.pattern = kmemdup_nul(buf, len, GFP_KERNEL);
+		if (!e.pattern)
+			return -ENOMEM;
+	}
+	ret = fapi_apply(ops, &e);
+	kfree(e.pattern);
+	return ret;
 }
 
 /**
  * ftrace_set_filter - trace the functions a name pattern selects
  * @ops: the ops whose filter changes
- * @buf: the pattern (a name, a glob, '!' to take functions out), parsed
- *	in place; NULL with @reset to trace every function
+ * @buf: the pattern (a name, a glob, '!' to take functions out), which is
+ *	not written to; NULL with @reset to trace every function
  * @len: its length
  * @reset: empty the filter first
  *

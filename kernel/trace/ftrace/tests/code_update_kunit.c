@@ -54,7 +54,7 @@ static void fak_update_nomem(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fak_has(FAK_B, FTRACE_FL_ENABLED));
 }
 
-/* ftrace_set_filter() on the tracees' glob; the parser writes to it. */
+/* ftrace_set_filter() on the tracees' glob. */
 static int fak_filter_glob(struct ftrace_ops *ops, int reset)
 {
 	unsigned char glob[] = "fak_tracee_*";
@@ -292,6 +292,31 @@ static void fak_update_frees_trampoline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
 }
 
+/*
+ * The pattern is the caller's: a glob in a buffer is left as it was, and
+ * one in read-only memory (a string literal) works.
+ */
+static void fak_update_const_glob(struct kunit *test)
+{
+	static const char rodata_glob[] = "fak_tracee_a*";
+	unsigned char glob[] = "fak_tracee_*";
+	struct ftrace_ops *p = fak_ops_new(test, 0, 0);
+
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter(p, glob, sizeof(glob) - 1, 1),
+			0);
+	KUNIT_EXPECT_STREQ(test, (char *)glob, "fak_tracee_*");
+	KUNIT_ASSERT_EQ(test, ftrace_set_notrace(p, (unsigned char *)rodata_glob,
+						 sizeof(rodata_glob) - 1, 1), 0);
+	KUNIT_EXPECT_STREQ(test, rodata_glob, "fak_tracee_a*");
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 0);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_B), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_C), 1);
+	KUNIT_EXPECT_EQ(test, ftrace_set_filter(p, (unsigned char *)"x", -1, 0),
+			-EINVAL);
+}
+
 static struct kunit_case ftrace_code_update_cases[] = {
 	KUNIT_CASE(fak_update_follows_filter),
 	KUNIT_CASE(fak_update_shared_global),
@@ -300,6 +325,7 @@ static struct kunit_case ftrace_code_update_cases[] = {
 	KUNIT_CASE(fak_update_nomem),
 	KUNIT_CASE(fak_update_entries_nomem),
 	KUNIT_CASE(fak_update_file_entries_nomem),
+	KUNIT_CASE(fak_update_const_glob),
 	{}
 };
 
