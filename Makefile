@@ -20,7 +20,7 @@ help:
 	@echo "              CASES='kunit:* ftracetest:ftrace/*' runs only the matching cases"
 	@echo "make nodyn    build and boot a kernel with function tracing but no dynamic ftrace (harness/test-plan-nodyn)"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
-	@echo "make bench    base vs series, instructions per call of samples/ftrace/ftrace-ops.ko and per site of a tracer switch"
+	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
 	@echo "make check    checkpatch --strict over the series' own files"
 	@echo "make setup    install the Debian packages the others need (run by them)"
 	@echo "make prepare  the patched source tree in $(SRC)"

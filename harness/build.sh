@@ -57,7 +57,9 @@ hm=$build/harness-modules
 mkdir -p "$hm"
 rsync -a "$here/modules/" "$hm/"
 relink_stale_modules "$hm"
-run_make "harness modules" M="$hm" modules
+bench=
+[ "$flavour" = bench ] && bench=m
+run_make "harness modules" M="$hm" HARNESS_BENCH=$bench modules
 
 if [ "$flavour" = test ]; then
 	# The livepatch selftests' modules build against this tree as an

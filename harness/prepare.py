@@ -103,9 +103,18 @@ def patch_targets(patch):
     return targets
 
 
-def desired_state(pristine):
+def desired_state(pristine, series=True, extra=None):
     """Map kernel-relative path -> bytes (or None for 'deleted')."""
     want = {}
+    if series:
+        series_state(pristine, want)
+    if extra:
+        apply_patch_dir(extra, pristine, want)
+    return want
+
+
+def series_state(pristine, want):
+    """The series: its own files, the files it deletes, its patches."""
     for rel in overlay_files():
         with open(os.path.join(ROOT, rel), "rb") as f:
             want[rel] = f.read()
@@ -119,8 +128,11 @@ def desired_state(pristine):
                         sys.exit(f"[prepare] {line} is both deleted and "
                                  f"provided by the series")
                     want[line] = None
-    # patches/<path>.patch changes the upstream file <path> and nothing else.
-    pdir = os.path.join(ROOT, "patches")
+    apply_patch_dir(os.path.join(ROOT, "patches"), pristine, want)
+
+
+def apply_patch_dir(pdir, pristine, want):
+    """Apply each <path>.patch under pdir, which changes <path> only."""
     for dirpath, _, filenames in sorted(os.walk(pdir)):
         for name in sorted(filenames):
             if not name.endswith(".patch"):
@@ -130,7 +142,6 @@ def desired_state(pristine):
             if patch_targets(patch) != [rel]:
                 sys.exit(f"[prepare] {patch} must change exactly {rel}")
             apply_patch(patch, pristine, want)
-    return want
 
 
 def apply_patch(patch, pristine, want):
@@ -228,6 +239,9 @@ def main():
                     help="the unmodified base (ignore the series)")
     ap.add_argument("--print-pristine", action="store_true",
                     help="print the cached pristine tree's path and exit")
+    ap.add_argument("--extra", metavar="DIR",
+                    help="also apply DIR/<path>.patch after the series "
+                         "(make bench's exports for its test module)")
     args = ap.parse_args()
     env = read_env(os.path.join(ROOT, "harness", "base.env"))
     cache = os.environ.get("SERIES_CACHE",
@@ -236,7 +250,8 @@ def main():
     if args.print_pristine:
         print(pristine)
         return
-    want = {} if args.pristine else desired_state(pristine)
+    extra = os.path.abspath(args.extra) if args.extra else None
+    want = desired_state(pristine, not args.pristine, extra)
     sync_tree(os.path.abspath(args.tree), pristine, want)
 
 

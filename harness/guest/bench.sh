@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make bench` guest side: samples/ftrace/ftrace-ops.ko for each row and
 # its ns per call (= instructions per call under QEMU -icount shift=0),
-# then the code update of a tracer switch, per site.
+# then the code update of a tracer switch, per site, then the function
+# graph's rows (fgraph_bench.ko): calls through the function_graph tracer
+# and through one and two graph users, and the shadow stacks' memory.
 out=$1
 exec >"$out" 2>&1
 calls=100000
@@ -39,6 +41,65 @@ toggle_row() {
 		echo "@@bench tracer_on_off_per_site NA $sites"
 	fi
 }
+# The function graph on fgraph_bench.ko's tracee: nothing hooked, the
+# function_graph tracer filtered to it (recording), one and two users
+# with entry and return callbacks.
+fgb=/sys/module/fgraph_bench/parameters
+fgb_run() {
+	if echo $calls > $fgb/run; then
+		echo "@@bench $1 $(cat $fgb/last_ns) $calls"
+	else
+		echo "@@bench $1 NA $calls"
+	fi
+}
+fgraph_rows() {
+	t=/sys/kernel/tracing
+	insmod "$fgbmod" users=0
+	fgb_run fgraph_tracee_unhooked
+	echo fgb_tracee > $t/set_ftrace_filter
+	echo function_graph > $t/current_tracer
+	fgb_run function_graph_tracer
+	echo nop > $t/current_tracer
+	echo > $t/set_ftrace_filter
+	rmmod fgraph_bench
+	for n in 1 2; do
+		insmod "$fgbmod" users=$n
+		fgb_run fgraph_${n}_user_entry_return
+		rmmod fgraph_bench
+	done
+}
+# Shadow-stack memory with 200 extra tasks, per task: while a graph user
+# is registered, and after it left (given 20 s to reclaim them; the
+# idle tasks are not counted).
+stack_row() {
+	set -- $(cat $fgb/stacks 2>/dev/null) NA NA
+	if [ "$1" = NA ]; then
+		echo "@@bench $name NA 1"
+	else
+		echo "@@bench $name $(($1 * 4096)) $2"
+	fi
+}
+stack_rows() {
+	pids=
+	for i in $(seq 200); do
+		sleep 1000 &
+		pids="$pids $!"
+	done
+	insmod "$fgbmod" users=1
+	name=fgraph_stack_bytes_per_task_on stack_row
+	rmmod fgraph_bench
+	insmod "$fgbmod" users=0
+	for i in $(seq 20); do
+		set -- $(cat $fgb/stacks 2>/dev/null) NA
+		[ "$1" = 0 ] || [ "$1" = NA ] && break
+		sleep 1
+	done
+	name=fgraph_stack_bytes_per_task_after stack_row
+	rmmod fgraph_bench
+	kill $pids
+	wait
+}
+fgbmod=$(find /lib/modules/"$(uname -r)" -name fgraph_bench.ko)
 echo "@@guest $(uname -r)"
 for pass in 1 2; do
 	row "nr_ops_relevant=0" nr_ops_relevant=0
@@ -50,5 +111,7 @@ for pass in 1 2; do
 	row "assist_recursion" nr_ops_relevant=1 assist_recursion=1
 	row "assist_rcu" nr_ops_relevant=1 assist_rcu=1
 	toggle_row
+	fgraph_rows
 done
+stack_rows
 echo "@@done"
