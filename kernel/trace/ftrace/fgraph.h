@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #include "fgraph_stacks.h"
+#include "internal.h"
 
 /* The most graph users registered at once: one bit each in a frame. */
 #define FGRAPH_SLOTS		16
@@ -47,18 +48,42 @@ static __always_inline struct fgraph_ops *fgraph_slot_user(int slot, u64 epoch)
 	return gops;
 }
 
-bool fgraph_user_wants(struct fgraph_ops *gops, unsigned long func);
+bool fgraph_pid_allows(struct fgraph_ops *gops);
+
+/*
+ * Should @gops be offered a call of @func?  Its filter is tested only
+ * while several users may be reached (alone, its ops' sets decided
+ * which sites call the graph), its pid filter only if it follows a
+ * trace array's.  Preemption is off.
+ */
+static __always_inline bool fgraph_user_wants(struct fgraph_ops *gops,
+					      unsigned long func)
+{
+	if (READ_ONCE(fgraph_test_filters) &&
+	    !ftrace_ops_test(&gops->ops, func, NULL))
+		return false;
+	return !gops->ops.private || fgraph_pid_allows(gops);
+}
+
+/*
+ * The lowest slot in *@slots, taken out of it; or -1 once none is left.
+ * The frames' masks are one word, and this inline walk costs less than
+ * find_next_bit() for the few bits set.
+ */
+static __always_inline int fgraph_next_slot(unsigned long *slots)
+{
+	int slot;
+
+	if (!*slots)
+		return -1;
+	slot = __ffs(*slots);
+	*slots &= *slots - 1;
+	return slot;
+}
 
 /* ftrace_stub under the return callback's type (the linker script). */
 void ftrace_stub_graph(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
 		       struct ftrace_regs *fregs);
-
-/* fgraph_frames.c: the calling task's own frames. */
-int fgraph_frame_push(unsigned long ret, unsigned long func,
-		      unsigned long *retp, u64 epoch);
-void fgraph_frame_close(int start, unsigned long users);
-struct ftrace_ret_stack *fgraph_frame_top(int *start, unsigned long *users,
-					  u64 *epoch);
 
 /* fgraph_frames.c: any task's frames, for the sleep-time adjustment. */
 void fgraph_frames_add_sleep(struct task_struct *t, u64 delta);

@@ -21,7 +21,7 @@
 #include <linux/trace_clock.h>
 #include <linux/trace_recursion.h>
 
-#include "fgraph.h"
+#include "fgraph_frames.h"
 
 /* Offer the call to each user; return the slots of those that take it. */
 static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch,
@@ -31,7 +31,7 @@ static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch,
 	unsigned long users = 0;
 	int i;
 
-	for_each_set_bit(i, &slots, FGRAPH_SLOTS) {
+	while ((i = fgraph_next_slot(&slots)) >= 0) {
 		struct fgraph_ops *gops = fgraph_slot_user(i, epoch);
 		int top = current->curr_ret_stack;
 
@@ -102,7 +102,7 @@ static void fgraph_tell_return(struct ftrace_graph_ret *trace,
 	bit = ftrace_test_recursion_trylock(trace->func, 0);
 	if (bit < 0)
 		preempt_disable_notrace();
-	for_each_set_bit(i, &users, FGRAPH_SLOTS) {
+	while ((i = fgraph_next_slot(&users)) >= 0) {
 		struct fgraph_ops *gops = fgraph_slot_user(i, epoch);
 
 		if (gops)
@@ -124,7 +124,8 @@ static void fgraph_tell_return(struct ftrace_graph_ret *trace,
 unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame;
-	struct ftrace_graph_ret trace;
+	/* Every field is set below: spare the kernel's zeroing of locals. */
+	struct ftrace_graph_ret trace __uninitialized;
 	unsigned long users, ret;
 	int start;
 	u64 epoch;

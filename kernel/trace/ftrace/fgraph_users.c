@@ -97,8 +97,15 @@ void ftrace_graph_stop(void)
 	static_branch_enable(&kill_ftrace_graph);
 }
 
-/* Does the pid filter of @gops' trace array let the current task in? */
-static bool fgraph_pid_allows(struct fgraph_ops *gops)
+/**
+ * fgraph_pid_allows - does @gops' pid filter let the current task in?
+ * @gops: a registered user that follows a trace array (ops.private)
+ *
+ * For the entry path, preemption off.
+ *
+ * Return: true if the trace array traces the current task's calls.
+ */
+bool fgraph_pid_allows(struct fgraph_ops *gops)
 {
 	struct trace_array *tr = gops->ops.private;
 	int pid;
@@ -109,24 +116,6 @@ static bool fgraph_pid_allows(struct fgraph_ops *gops)
 	if (pid == FTRACE_PID_IGNORE)
 		return false;
 	return pid == FTRACE_PID_TRACE || pid == current->pid;
-}
-
-/**
- * fgraph_user_wants - should @gops be offered a call of @func?
- * @gops: a registered user
- * @func: the function called
- *
- * For the entry path, preemption off.
- *
- * Return: true if @func is in @gops' sets and its pid filter lets the
- * current task in.
- */
-bool fgraph_user_wants(struct fgraph_ops *gops, unsigned long func)
-{
-	if (READ_ONCE(fgraph_test_filters) &&
-	    !ftrace_ops_test(&gops->ops, func, NULL))
-		return false;
-	return !(gops->ops.flags & FTRACE_OPS_FL_PID) || fgraph_pid_allows(gops);
 }
 
 #ifdef CONFIG_DYNAMIC_FTRACE

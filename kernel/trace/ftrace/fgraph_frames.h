@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Frames on the function graph's shadow stacks.
+ *
+ * A task's stack (fgraph_stacks.c) is an array of words.  Frames grow up
+ * from word 0, and the task's curr_ret_stack is the first free word; the
+ * top FGRAPH_SLOTS words are one variable per user slot.  A frame, from
+ * its first word up:
+ *
+ *	struct ftrace_ret_stack		FGRAPH_RET_WORDS words
+ *	frame word			tag, the users called, the epoch
+ *	n words reserved by a user
+ *	data word			tag, the slot, n, distance to the frame
+ *	... what other users reserved, each with its data word
+ *
+ * The top word of a non-empty stack is a frame word or a data word, and
+ * either leads to the first word of its frame: the return path, the
+ * unwinders and the sleep-time adjustment walk the frames that way, from
+ * the top down.  A frame is open while the entry callbacks run (they may
+ * reserve data on it) and closed with the set of users that took the call.
+ *
+ * Only the task pushes and pops its frames, in process or interrupt
+ * context, and an interrupt pops what it pushed before the interrupted
+ * code goes on.  So a push first moves curr_ret_stack past the words it
+ * is about to write, then writes them: an interrupt in between pushes
+ * above.  Other tasks' stacks are only read, and a reader that finds a
+ * word that leads nowhere stops.
+ *
+ * The task's own push, close and pop are inline here: they are most of
+ * the entry and return paths.
+ */
+#ifndef _KERNEL_TRACE_FTRACE_FGRAPH_FRAMES_H
+#define _KERNEL_TRACE_FTRACE_FGRAPH_FRAMES_H
+
+#include <linux/bitfield.h>
+#include <linux/bug.h>
+#include <linux/ftrace.h>
+#include <linux/sched.h>
+
+#include "fgraph.h"
+
+#define FGRAPH_RET_WORDS	\
+	DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(unsigned long))
+
+/* Fields of frame and data words.  A zero word (a new stack) has no tag. */
+#define FGW_TAG			GENMASK(63, 62)
+#define FGW_OPEN		1UL
+#define FGW_CLOSED		2UL
+#define FGW_DATA		3UL
+#define FGW_USERS		GENMASK(FGRAPH_SLOTS - 1, 0)
+#define FGW_EPOCH		GENMASK(61, 16)
+#define FGW_SLOT		GENMASK(3, 0)
+#define FGW_WORDS		GENMASK(9, 4)
+#define FGW_DIST		GENMASK(25, 16)
+
+/* The users fit FGW_USERS, the stack FGW_DIST, a reservation FGW_WORDS. */
+static_assert(FGRAPH_SLOTS <= 16);
+static_assert(FGRAPH_STACK_WORDS < (1 << 10));
+static_assert(FGRAPH_MAX_DATA_SIZE / sizeof(long) < (1 << 6));
+
+static inline struct ftrace_ret_stack *fgf_ret(unsigned long *stack, int start)
+{
+	return (struct ftrace_ret_stack *)&stack[start];
+}
+
+static inline unsigned long fgf_tag(unsigned long word)
+{
+	return FIELD_GET(FGW_TAG, word);
+}
+
+int fgraph_frame_below(unsigned long *stack, int pos);
+
+/*
+ * Move the current task's stack top to @top, with @word as its top word.
+ * The word goes in before the move, for a reader in an interrupt just
+ * after it, and again after, since an interrupt before the move may have
+ * pushed over it.
+ */
+static __always_inline void fgf_put_top(unsigned long *stack, int top, unsigned long word)
+{
+	WRITE_ONCE(stack[top - 1], word);
+	barrier();
+	WRITE_ONCE(current->curr_ret_stack, top);
+	barrier();
+	WRITE_ONCE(stack[top - 1], word);
+}
+
+/**
+ * fgraph_frame_push - begin a frame for a call the entry path may hook
+ * @ret: the call's return address
+ * @func: the function called
+ * @retp: where @ret is stored
+ * @epoch: fgraph_epoch when the call came in
+ *
+ * Return: the frame's first word, open for the entry callbacks; or
+ * -EBUSY if the task has no stack, or no room on it (counted in
+ * trace_overrun).
+ */
+static __always_inline int fgraph_frame_push(unsigned long ret,
+					     unsigned long func,
+					     unsigned long *retp, u64 epoch)
+{
+	/* Pairs with fgs_give(): a stack is published after its fields. */
+	unsigned long *stack = smp_load_acquire(&current->ret_stack);
+	struct ftrace_ret_stack *frame;
+	int start;
+
+	if (!stack)
+		return -EBUSY;
+	start = current->curr_ret_stack;
+	if (start + FGRAPH_RET_WORDS + 1 > FGRAPH_VARS) {
+		atomic_inc(&current->trace_overrun);
+		return -EBUSY;
+	}
+	fgf_put_top(stack, start + FGRAPH_RET_WORDS + 1,
+		    FIELD_PREP(FGW_TAG, FGW_OPEN) | FIELD_PREP(FGW_EPOCH, epoch));
+	frame = fgf_ret(stack, start);
+	frame->ret = ret;
+	frame->func = func;
+	frame->retp = retp;
+	frame->calltime = trace_clock_local();
+#ifdef CONFIG_FUNCTION_PROFILER
+	frame->subtime = 0;
+#endif
+	return start;
+}
+
+/**
+ * fgraph_frame_close - end the entry of the frame at @start
+ * @start: what fgraph_frame_push() returned
+ * @users: the slots whose users took the call, not 0
+ */
+static __always_inline void fgraph_frame_close(int start, unsigned long users)
+{
+	unsigned long *word = &current->ret_stack[start + FGRAPH_RET_WORDS];
+
+	WRITE_ONCE(*word, (*word & FGW_EPOCH) |
+		   FIELD_PREP(FGW_TAG, FGW_CLOSED) | (users & FGW_USERS));
+}
+
+/**
+ * fgraph_frame_top - the closed frame on top of the task's stack
+ * @start: its first word, where the stack is left once it is popped
+ * @users: the slots whose users took the call
+ * @epoch: the epoch the call came in
+ *
+ * Return: the frame, or NULL if the top of the stack is no closed frame.
+ */
+static __always_inline struct ftrace_ret_stack *
+fgraph_frame_top(int *start, unsigned long *users, u64 *epoch)
+{
+	unsigned long *stack = current->ret_stack;
+	int pos = current->curr_ret_stack;
+	unsigned long word;
+	int first;
+
+	/* Most frames carry no data: their frame word is the top word. */
+	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS &&
+		   fgf_tag(stack[pos - 1]) == FGW_CLOSED))
+		first = pos - 1 - FGRAPH_RET_WORDS;
+	else
+		first = fgraph_frame_below(stack, pos);
+	if (first < 0)
+		return NULL;
+	word = stack[first + FGRAPH_RET_WORDS];
+	if (fgf_tag(word) != FGW_CLOSED)
+		return NULL;
+	*start = first;
+	*users = word & FGW_USERS;
+	*epoch = FIELD_GET(FGW_EPOCH, word);
+	return fgf_ret(stack, first);
+}
+
+#endif /* _KERNEL_TRACE_FTRACE_FGRAPH_FRAMES_H */
