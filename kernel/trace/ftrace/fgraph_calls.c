@@ -141,7 +141,7 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 	ret = frame->ret;
 	trace.func = frame->func;
 	trace.calltime = frame->calltime;
-	trace.rettime = trace_clock_local();
+	trace.rettime = trace.calltime ? trace_clock_local() : 0;
 	trace.depth = current->curr_ret_depth;
 	trace.overrun = atomic_read(&current->trace_overrun);
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL

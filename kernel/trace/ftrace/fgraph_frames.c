@@ -7,8 +7,11 @@
 #include <linux/kallsyms.h>
 #include <linux/ftrace.h>
 #include <linux/sched.h>
+#include <linux/trace_clock.h>
 
+#include "../trace.h"
 #include "fgraph_frames.h"
+
 /*
  * The first word of the frame below stack position @pos (the task's
  * curr_ret_stack, or the first word of the frame above), or -1.
@@ -187,8 +190,42 @@ unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
 void fgraph_frames_add_sleep(struct task_struct *t, u64 delta)
 {
 	unsigned long *stack = READ_ONCE(t->ret_stack);
+	struct ftrace_ret_stack *frame;
 	int start = t->curr_ret_stack;
 
-	while ((start = fgraph_frame_below(stack, start)) >= 0)
-		fgf_ret(stack, start)->calltime += delta;
+	while ((start = fgraph_frame_below(stack, start)) >= 0) {
+		frame = fgf_ret(stack, start);
+		if (frame->calltime)
+			frame->calltime += delta;
+	}
+}
+
+/**
+ * fgraph_time_call - time the call whose entry callbacks run
+ *
+ * For an entry callback whose return callback wants the call's
+ * duration: the call's frame takes the time now (once, for whichever
+ * user asks first), and the return callbacks get calltime and rettime.
+ * A call that no user asked to time returns with both zero, and neither
+ * path reads the clock for it.
+ */
+void fgraph_time_call(void)
+{
+	unsigned long *stack = current->ret_stack;
+	int pos = current->curr_ret_stack;
+	struct ftrace_ret_stack *frame;
+	int start;
+
+	/* Unless a user reserved data, the open frame's word is the top. */
+	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS &&
+		   fgf_tag(stack[pos - 1]) == FGW_OPEN))
+		start = pos - 1 - FGRAPH_RET_WORDS;
+	else
+		start = fgraph_frame_below(stack, pos);
+	if (start < 0 ||
+	    fgf_tag(stack[start + FGRAPH_RET_WORDS]) != FGW_OPEN)
+		return;
+	frame = fgf_ret(stack, start);
+	if (!frame->calltime)
+		frame->calltime = trace_clock_local();
 }

@@ -118,7 +118,8 @@ static __always_inline int fgraph_frame_push(unsigned long ret,
 	frame->ret = ret;
 	frame->func = func;
 	frame->retp = retp;
-	frame->calltime = trace_clock_local();
+	/* Zero until a user asks for the call to be timed. */
+	frame->calltime = 0;
 #ifdef CONFIG_FUNCTION_PROFILER
 	frame->subtime = 0;
 #endif

@@ -196,6 +196,7 @@ static int fprof_graph_entry(struct ftrace_graph_ent *trace,
 	frame = ftrace_graph_get_ret_stack(current, 0);
 	if (frame)
 		frame->subtime = 0;
+	fgraph_time_call();
 	return 1;
 }
 

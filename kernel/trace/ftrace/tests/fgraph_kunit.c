@@ -29,6 +29,7 @@
 #include <linux/sched/task.h>
 #include <linux/stacktrace.h>
 
+#include "../../trace.h"
 #include "../fgraph.h"
 
 struct fgt_user {
@@ -37,6 +38,8 @@ struct fgt_user {
 	atomic_t returns;
 	int reserve;		/* bytes to reserve on entry, 0 for none */
 	bool decline;		/* decline every call */
+	bool timed;		/* ask for the calls' durations */
+	u64 calltime, rettime;	/* what the last return was given */
 	void *data;		/* what the last entry reserved */
 	bool data_ok;		/* the last return found it intact */
 };
@@ -76,6 +79,8 @@ static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 			return 0;
 		*p = (unsigned long)u;
 	}
+	if (u->timed)
+		fgraph_time_call();
 	return !u->decline;
 }
 
@@ -88,6 +93,8 @@ static void fgt_return(struct ftrace_graph_ret *trace,
 	int size;
 
 	atomic_inc(&u->returns);
+	u->calltime = trace->calltime;
+	u->rettime = trace->rettime;
 	if (!u->reserve)
 		return;
 	p = fgraph_retrieve_data(gops->idx, &size);
@@ -139,6 +146,32 @@ static void fgt_push_pop_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&u->entries), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&u->returns), 1);
 	KUNIT_EXPECT_NULL(test, ftrace_graph_get_ret_stack(current, 0));
+}
+
+/*
+ * Times: a call no user asked to time returns with none; once one user
+ * asks (here after reserving data, so the frame is below its top word),
+ * every user of the call gets its calltime and rettime.
+ */
+static void fgt_time_test(struct kunit *test)
+{
+	struct fgt_user *plain = fgt_user(test, fgt_tracee);
+	struct fgt_user *timed = fgt_user(test, fgt_tracee);
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, plain), 0);
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, plain->calltime, 0);
+	KUNIT_EXPECT_EQ(test, plain->rettime, 0);
+
+	timed->timed = true;
+	timed->reserve = sizeof(long);
+	KUNIT_ASSERT_EQ(test, fgt_register(test, timed), 0);
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_TRUE(test, timed->data_ok);
+	KUNIT_EXPECT_NE(test, timed->calltime, 0);
+	KUNIT_EXPECT_GE(test, timed->rettime, timed->calltime);
+	KUNIT_EXPECT_EQ(test, plain->calltime, timed->calltime);
+	KUNIT_EXPECT_EQ(test, plain->rettime, timed->rettime);
 }
 
 /* Data: found on return, 1 to 32 words, once a call, dropped on decline. */
@@ -495,6 +528,7 @@ static void fgt_regs_test(struct kunit *test)
 static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_push_pop_test),
 	KUNIT_CASE(fgt_data_test),
+	KUNIT_CASE(fgt_time_test),
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
