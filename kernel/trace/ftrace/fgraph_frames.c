@@ -60,8 +60,8 @@ void *fgraph_reserve_data(int idx, int size_bytes)
 	if (idx < 0 || idx >= FGRAPH_SLOTS || size_bytes <= 0 ||
 	    size_bytes > FGRAPH_MAX_DATA_SIZE)
 		return NULL;
-	start = fgraph_frame_below(stack, pos);
-	if (start < 0 || fgf_tag(stack[start + FGRAPH_RET_WORDS]) != FGW_OPEN)
+	start = fgf_top_frame(stack, pos, FGW_OPEN);
+	if (start < 0)
 		return NULL;
 	top = stack[pos - 1];
 	if (fgf_tag(top) == FGW_DATA && FIELD_GET(FGW_SLOT, top) == idx)
@@ -212,18 +212,10 @@ void fgraph_frames_add_sleep(struct task_struct *t, u64 delta)
 void fgraph_time_call(void)
 {
 	unsigned long *stack = current->ret_stack;
-	int pos = current->curr_ret_stack;
+	int start = fgf_top_frame(stack, current->curr_ret_stack, FGW_OPEN);
 	struct ftrace_ret_stack *frame;
-	int start;
 
-	/* Unless a user reserved data, the open frame's word is the top. */
-	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS &&
-		   fgf_tag(stack[pos - 1]) == FGW_OPEN))
-		start = pos - 1 - FGRAPH_RET_WORDS;
-	else
-		start = fgraph_frame_below(stack, pos);
-	if (start < 0 ||
-	    fgf_tag(stack[start + FGRAPH_RET_WORDS]) != FGW_OPEN)
+	if (start < 0)
 		return;
 	frame = fgf_ret(stack, start);
 	if (!frame->calltime)

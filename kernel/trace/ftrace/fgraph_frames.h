@@ -71,6 +71,25 @@ static inline unsigned long fgf_tag(unsigned long word)
 int fgraph_frame_below(unsigned long *stack, int pos);
 
 /*
+ * The first word of the current task's top frame (below stack position
+ * @pos) if its frame word is tagged @tag, or -1.  Most frames carry no
+ * data: their frame word is the top word, and no walk is needed.
+ */
+static __always_inline int fgf_top_frame(unsigned long *stack, int pos,
+					 unsigned long tag)
+{
+	int start;
+
+	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS &&
+		   fgf_tag(stack[pos - 1]) == tag))
+		return pos - 1 - FGRAPH_RET_WORDS;
+	start = fgraph_frame_below(stack, pos);
+	if (start < 0 || fgf_tag(stack[start + FGRAPH_RET_WORDS]) != tag)
+		return -1;
+	return start;
+}
+
+/*
  * Move the current task's stack top to @top, with @word as its top word.
  * The word goes in before the move, for a reader in an interrupt just
  * after it, and again after, since an interrupt before the move may have
@@ -151,21 +170,12 @@ static __always_inline struct ftrace_ret_stack *
 fgraph_frame_top(int *start, unsigned long *users, u64 *epoch)
 {
 	unsigned long *stack = current->ret_stack;
-	int pos = current->curr_ret_stack;
+	int first = fgf_top_frame(stack, current->curr_ret_stack, FGW_CLOSED);
 	unsigned long word;
-	int first;
 
-	/* Most frames carry no data: their frame word is the top word. */
-	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS &&
-		   fgf_tag(stack[pos - 1]) == FGW_CLOSED))
-		first = pos - 1 - FGRAPH_RET_WORDS;
-	else
-		first = fgraph_frame_below(stack, pos);
 	if (first < 0)
 		return NULL;
 	word = stack[first + FGRAPH_RET_WORDS];
-	if (fgf_tag(word) != FGW_CLOSED)
-		return NULL;
 	*start = first;
 	*users = word & FGW_USERS;
 	*epoch = FIELD_GET(FGW_EPOCH, word);
