@@ -1438,6 +1438,13 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 			      unsigned long frame_pointer, unsigned long *retp,
 			      struct ftrace_regs *fregs);
 
+/*
+ * The same, for an arch whose return address is the word at @retp: if a
+ * user takes the call, *@retp is replaced with return_to_handler here.
+ */
+void function_graph_hook_return(unsigned long func, unsigned long *retp,
+				struct ftrace_regs *fregs);
+
 /* The same, for an arch that has no registers to give the callbacks. */
 static inline int function_graph_enter(unsigned long ret, unsigned long func,
 				       unsigned long frame_pointer,
@@ -1491,7 +1498,7 @@ DECLARE_STATIC_KEY_FALSE(kill_ftrace_graph);
  *
  * Return: true once ftrace_graph_stop() has run.
  */
-static inline bool ftrace_graph_is_dead(void)
+static __always_inline bool ftrace_graph_is_dead(void)
 {
 	return static_branch_unlikely(&kill_ftrace_graph);
 }

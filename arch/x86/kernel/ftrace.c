@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <asm/asm.h>
 #include <asm/ftrace.h>
 #include <asm/nops.h>
 #include <asm/text-patching.h>
@@ -594,31 +595,13 @@ void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 
 /*
- * When fgraph takes the call at @ip, *@parent is replaced by
- * return_to_handler, which hands the real return address back on the
- * way out.  @fregs, the call's registers, go to the entry callbacks.
+ * A negative stack address means a kernel virtual stack; a CPU coming
+ * back from suspend can run a hooked function in real mode first, where
+ * fgraph must keep away.
  */
-static void fgraph_divert(unsigned long ip, unsigned long *parent,
-			  struct ftrace_regs *fregs)
+static __always_inline bool fgraph_stack_usable(void)
 {
-	int bit;
-
-	/*
-	 * A negative stack address means a kernel virtual stack; a CPU
-	 * coming back from suspend can run this in real mode first.
-	 */
-	if (unlikely((long)__builtin_frame_address(0) >= 0))
-		return;
-	if (unlikely(ftrace_graph_is_dead() ||
-		     atomic_read(&current->tracing_graph_pause)))
-		return;
-
-	bit = ftrace_test_recursion_trylock(ip, *parent);
-	if (bit >= 0) {
-		if (!function_graph_enter_regs(*parent, ip, 0, parent, fregs))
-			*parent = (unsigned long)&return_to_handler;
-		ftrace_test_recursion_unlock(bit);
-	}
+	return (long)current_stack_pointer < 0;
 }
 
 /**
@@ -627,12 +610,15 @@ static void fgraph_divert(unsigned long ip, unsigned long *parent,
  * @parent: where its return address is stored
  * @frame_pointer: unused on x86-64 (0)
  *
- * For callers that have no registers to give the entry callbacks.
+ * For callers that have no registers to give the entry callbacks.  When
+ * fgraph takes the call, *@parent is replaced by return_to_handler, which
+ * hands the real return address back on the way out.
  */
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer)
 {
-	fgraph_divert(ip, parent, NULL);
+	if (fgraph_stack_usable())
+		function_graph_hook_return(ip, parent, NULL);
 }
 
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
@@ -642,7 +628,8 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 	/* The hooked function's sp points at its return address. */
 	unsigned long *ret_slot = (unsigned long *)arch_ftrace_regs(fregs)->regs.sp;
 
-	fgraph_divert(ip, ret_slot, fregs);
+	if (fgraph_stack_usable())
+		function_graph_hook_return(ip, ret_slot, fregs);
 }
 #endif
 

@@ -301,9 +301,8 @@ SYM_CODE_START(return_to_handler)
 	movq	%rbp, RBP(%rsp)
 	movq	%rdx, RDX(%rsp)
 	movq	%rax, RAX(%rsp)
-	/* A partial frame: no cs (ftrace_get_regs() gives NULL), no flags. */
+	/* A partial frame: no cs, so ftrace_get_regs() gives NULL. */
 	movq	$0, CS(%rsp)
-	movq	$0, EFLAGS(%rsp)
 	movq	%rsp, %rdi
 	call	ftrace_return_to_handler
 	movq	%rax, %rdi		/* the real return address */

@@ -555,6 +555,7 @@ void fops_update_pid_funcs(void)
 {
 	struct ftrace_ops *op;
 
+	fgraph_update_pid_func();
 	/* Nothing is traced: registering will look at the pids. */
 	if (ftrace_trace_function == ftrace_stub)
 		return;
@@ -566,7 +567,6 @@ void fops_update_pid_funcs(void)
 						     op->saved_func;
 		ftrace_update_trampoline(op);
 	}
-	fgraph_update_pid_func();
 	fops_update_caller();
 }
 

@@ -8,6 +8,8 @@
 #define _KERNEL_TRACE_FTRACE_FGRAPH_H
 
 #include <linux/ftrace.h>
+#include <linux/static_call.h>
+#include <linux/trace_recursion.h>
 #include <linux/types.h>
 
 #include "fgraph_stacks.h"
@@ -29,13 +31,19 @@
  * that put its user there; a frame keeps the epoch it began in, and
  * only users whose epoch is not newer are called for it, so a user
  * that takes a slot never sees the frames of the user it replaced.
+ * Epochs go up in steps of FGRAPH_EPOCH_STEP, the lowest bit of their
+ * field in a frame word (fgraph_frames.h), so a frame word holds one
+ * as it is.
  */
+#define FGRAPH_EPOCH_STEP	BIT_ULL(16)
 extern struct fgraph_ops *fgraph_slots[FGRAPH_SLOTS];
 extern u64 fgraph_slot_epoch[FGRAPH_SLOTS];
 extern u64 fgraph_epoch;
 extern unsigned long fgraph_slots_used;
 /* Set while more than one user may be reached: each tests its filter. */
 extern bool fgraph_test_filters;
+/* The slots of the users whose pid filters hold pids: each is tested. */
+extern unsigned long fgraph_pid_slots;
 
 /* The user in @slot that may be called for a frame begun at @epoch. */
 static __always_inline struct fgraph_ops *fgraph_slot_user(int slot, u64 epoch)
@@ -48,42 +56,87 @@ static __always_inline struct fgraph_ops *fgraph_slot_user(int slot, u64 epoch)
 	return gops;
 }
 
+/* ftrace_stub under the return callback's type (the linker script). */
+void ftrace_stub_graph(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
+		       struct ftrace_regs *fregs);
+
+/*
+ * While exactly one user is registered it is also fgraph_sole, and the
+ * static calls below lead straight to its callbacks: the paths call it
+ * without walking the slots.  fgraph_sole_slots is its slot's bit and
+ * fgraph_sole_epoch its slot's epoch.  All are changed only while
+ * fgraph_sole is NULL and every path that read it before has ended.
+ */
+extern struct fgraph_ops *fgraph_sole;
+extern unsigned long fgraph_sole_slots;
+extern u64 fgraph_sole_epoch;
+DECLARE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
+DECLARE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
+
+/* fgraph_sole, if it may be called for a frame begun at @epoch. */
+static __always_inline struct fgraph_ops *fgraph_sole_user(u64 epoch)
+{
+	/* Pairs with the release that publishes it after its calls. */
+	struct fgraph_ops *gops = smp_load_acquire(&fgraph_sole);
+
+	if (!gops || READ_ONCE(fgraph_sole_epoch) > epoch)
+		return NULL;
+	return gops;
+}
+
 bool fgraph_pid_allows(struct fgraph_ops *gops);
 
 /*
  * Should @gops be offered a call of @func?  Its filter is tested only
  * while several users may be reached (alone, its ops' sets decided
- * which sites call the graph), its pid filter only if it follows a
- * trace array's.  Preemption is off.
+ * which sites call the graph), its pid filter only while that holds
+ * pids.  Preemption is off.
  */
 static __always_inline bool fgraph_user_wants(struct fgraph_ops *gops,
 					      unsigned long func)
 {
+	unsigned long pids = READ_ONCE(fgraph_pid_slots);
+
 	if (READ_ONCE(fgraph_test_filters) &&
 	    !ftrace_ops_test(&gops->ops, func, NULL))
 		return false;
-	return !gops->ops.private || fgraph_pid_allows(gops);
+	return likely(!pids) || !(pids & BIT(gops->idx)) ||
+	       fgraph_pid_allows(gops);
 }
 
 /*
- * The lowest slot in *@slots, taken out of it; or -1 once none is left.
- * The frames' masks are one word, and this inline walk costs less than
- * find_next_bit() for the few bits set.
+ * The recursion lock of the function hooks, for the graph's entry and
+ * return: the call that comes from task context, the common case, takes
+ * it in one test of the preempt count; any other goes the general way.
+ * Released with fgraph_unlock().
  */
-static __always_inline int fgraph_next_slot(unsigned long *slots)
+static __always_inline int fgraph_trylock(unsigned long ip, unsigned long pip)
 {
-	int slot;
+	unsigned int val = READ_ONCE(current->trace_recursion);
+	const int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
 
-	if (!*slots)
-		return -1;
-	slot = __ffs(*slots);
-	*slots &= *slots - 1;
-	return slot;
+	/* Only the general way checks that RCU watches, if so configured. */
+	if (likely(!IS_ENABLED(CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING) &&
+		   !(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)) &&
+		   !(val & BIT(bit)))) {
+		current->trace_recursion = val | BIT(bit);
+		barrier();
+		preempt_disable_notrace();
+		return bit;
+	}
+	return ftrace_test_recursion_trylock(ip, pip);
 }
 
-/* ftrace_stub under the return callback's type (the linker script). */
-void ftrace_stub_graph(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
-		       struct ftrace_regs *fregs);
+/* Release what fgraph_trylock() took: the common bit as a constant. */
+static __always_inline void fgraph_unlock(int bit)
+{
+	const int common = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
+
+	if (likely(bit == common))
+		ftrace_test_recursion_unlock(common);
+	else
+		ftrace_test_recursion_unlock(bit);
+}
 
 /* fgraph_frames.c: any task's frames, for the sleep-time adjustment. */
 void fgraph_frames_add_sleep(struct task_struct *t, u64 delta);

@@ -3,8 +3,8 @@
  * The function graph's entry and return paths.
  *
  * On entry to a hooked function the arch calls function_graph_enter()
- * (x86: from ftrace_graph_func(), the graph's ftrace_ops callback, with
- * the recursion lock of the function hooks held).  A frame is pushed and
+ * (x86: from ftrace_graph_func(), the graph's ftrace_ops callback), which
+ * takes the recursion lock of the function hooks.  A frame is pushed and
  * each user that wants the call is offered it; if one takes it, the arch
  * points the return address at return_to_handler, which calls
  * ftrace_return_to_handler() when the function returns: the users that
@@ -13,36 +13,125 @@
  *
  * Both paths hold the recursion lock of the function hooks while they
  * call users (preemption off), so a function a callback calls is not
- * hooked in the same context: neither path recurses.  Unregistering waits for both to be out of
- * any callback (fgraph_users.c).
+ * hooked in the same context: neither path recurses.  Unregistering
+ * waits for both to be out of any callback (fgraph_users.c).
  */
 #include <linux/ftrace.h>
 #include <linux/sched.h>
 #include <linux/trace_clock.h>
-#include <linux/trace_recursion.h>
 
 #include "fgraph_frames.h"
 
-/* Offer the call to each user; return the slots of those that take it. */
-static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch,
-				  struct ftrace_regs *fregs)
-{
-	unsigned long slots = READ_ONCE(fgraph_slots_used);
-	unsigned long users = 0;
-	int i;
+/*
+ * A call as the entry callbacks see it: they are given @ent, and
+ * fgraph_time_call() finds the call's frame from it.
+ */
+struct fgraph_entry {
+	struct ftrace_graph_ent ent;
+	struct ftrace_ret_stack *frame;
+};
 
-	while ((i = fgraph_next_slot(&slots)) >= 0) {
-		struct fgraph_ops *gops = fgraph_slot_user(i, epoch);
+/**
+ * fgraph_time_call - time the call whose entry callbacks run
+ * @trace: the call, as the entry path gave it to the callback
+ *
+ * For an entry callback whose return callback wants the call's
+ * duration: the call's frame takes the time now (once, for whichever
+ * user asks first), and the return callbacks get calltime and rettime.
+ * A call that no user asked to time returns with both zero, and neither
+ * path reads the clock for it.
+ */
+void fgraph_time_call(struct ftrace_graph_ent *trace)
+{
+	struct ftrace_ret_stack *frame =
+		container_of(trace, struct fgraph_entry, ent)->frame;
+
+	if (!frame->calltime)
+		frame->calltime = trace_clock_local();
+}
+
+/* Offer the call to each user; return the slots of those that take it. */
+static noinline unsigned long
+fgraph_offer_each(struct ftrace_graph_ent *trace, u64 epoch,
+		  struct ftrace_regs *fregs)
+{
+	unsigned long slots, users = 0;
+
+	for (slots = READ_ONCE(fgraph_slots_used); slots; slots &= slots - 1) {
+		struct fgraph_ops *gops = fgraph_slot_user(__ffs(slots), epoch);
 		int top = current->curr_ret_stack;
 
 		if (!gops || !fgraph_user_wants(gops, trace->func))
 			continue;
 		if (gops->entryfunc(trace, gops, fregs))
-			users |= BIT(i);
+			users |= slots & -slots;
 		else
 			current->curr_ret_stack = top;	/* drop its data */
 	}
 	return users;
+}
+
+/* The same, straight to the sole user when there is one. */
+static __always_inline unsigned long
+fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch, struct ftrace_regs *fregs)
+{
+	struct fgraph_ops *gops = fgraph_sole_user(epoch);
+
+	if (!gops)
+		return fgraph_offer_each(trace, epoch, fregs);
+	if (fgraph_user_wants(gops, trace->func) &&
+	    static_call(fgraph_sole_entry)(trace, gops, fregs))
+		return READ_ONCE(fgraph_sole_slots);
+	return 0;
+}
+
+/* Push a frame for the call, offer it, and keep the frame if it is taken. */
+static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
+					unsigned long *retp,
+					struct ftrace_regs *fregs)
+{
+	/* Every field is set below: spare the kernel's zeroing of locals. */
+	struct fgraph_entry call __uninitialized;
+	u64 epoch = READ_ONCE(fgraph_epoch);
+	unsigned long users;
+	int start;
+
+	call.ent.func = func;
+	call.frame = fgraph_frame_push(ret, func, retp, epoch, &start);
+	if (!call.frame)
+		return -EBUSY;
+	call.ent.depth = ++current->curr_ret_depth;
+	users = fgraph_offer(&call.ent, epoch, fregs);
+	if (!users) {
+		current->curr_ret_depth--;
+		barrier();
+		current->curr_ret_stack = start;
+		return -EBUSY;
+	}
+	fgraph_frame_close(start, users, epoch);
+	return 0;
+}
+
+/*
+ * The entry of a call: not hooked while the graph is paused for the task,
+ * or while the recursion lock is held (the entry callbacks run under it).
+ */
+static __always_inline int fgraph_try_enter(unsigned long ret,
+					    unsigned long func,
+					    unsigned long *retp,
+					    struct ftrace_regs *fregs)
+{
+	int bit, err;
+
+	if (unlikely(ftrace_graph_is_dead() ||
+		     atomic_read(&current->tracing_graph_pause)))
+		return -EBUSY;
+	bit = fgraph_trylock(func, ret);
+	if (bit < 0)
+		return -EBUSY;
+	err = fgraph_enter(ret, func, retp, fregs);
+	fgraph_unlock(bit);
+	return err;
 }
 
 /**
@@ -53,8 +142,9 @@ static unsigned long fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch,
  * @retp: where @ret is stored
  * @fregs: the call's registers, for the entry callbacks; or NULL
  *
- * Called by the arch on entry to a hooked function, with the recursion
- * lock of the function hooks held.
+ * Called by the arch on entry to a hooked function.  Takes the recursion
+ * lock of the function hooks for the entry callbacks; a call that finds
+ * it held, or the graph paused for the task, is not hooked.
  *
  * Return: 0 if a user took the call, and the arch must make it return
  * to return_to_handler; -EBUSY otherwise.
@@ -63,55 +153,72 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 			      unsigned long frame_pointer, unsigned long *retp,
 			      struct ftrace_regs *fregs)
 {
-	struct ftrace_graph_ent trace = { .func = func };
-	unsigned long users;
-	u64 epoch;
-	int start;
-
-	if (unlikely(ftrace_graph_is_dead()))
-		return -EBUSY;
-	epoch = READ_ONCE(fgraph_epoch);
-	start = fgraph_frame_push(ret, func, retp, epoch);
-	if (start < 0)
-		return -EBUSY;
-	trace.depth = ++current->curr_ret_depth;
-	users = fgraph_offer(&trace, epoch, fregs);
-	if (!users) {
-		current->curr_ret_depth--;
-		barrier();
-		current->curr_ret_stack = start;
-		return -EBUSY;
-	}
-	fgraph_frame_close(start, users);
-	return 0;
+	return fgraph_try_enter(ret, func, retp, fregs);
 }
 
-/*
- * Tell the users in @users (slots) that took the call of @trace.  The
- * recursion lock keeps the entry path from hooking what they call.  If
- * it is held already, that is by an interrupted context whose count the
- * CPU has not switched from yet, since no frame is pushed under the lock:
- * call them all the same.
+/**
+ * function_graph_hook_return - offer a call, and hook its return if taken
+ * @func: the function called
+ * @retp: where its return address is stored
+ * @fregs: the call's registers, for the entry callbacks; or NULL
+ *
+ * function_graph_enter_regs() for an arch whose return address is a word
+ * in memory, which this replaces with return_to_handler itself: the
+ * arch's graph callback can end in a tail call to it.
  */
-static void fgraph_tell_return(struct ftrace_graph_ret *trace,
-			       unsigned long users, u64 epoch,
-			       struct ftrace_regs *fregs)
+void function_graph_hook_return(unsigned long func, unsigned long *retp,
+				struct ftrace_regs *fregs)
 {
-	int i, bit;
+	if (!fgraph_try_enter(*retp, func, retp, fregs))
+		*retp = (unsigned long)&return_to_handler;
+}
 
-	bit = ftrace_test_recursion_trylock(trace->func, 0);
-	if (bit < 0)
-		preempt_disable_notrace();
-	while ((i = fgraph_next_slot(&users)) >= 0) {
-		struct fgraph_ops *gops = fgraph_slot_user(i, epoch);
+/* Tell each user in @users (slots) that took the call of @trace. */
+static noinline void fgraph_return_each(struct ftrace_graph_ret *trace,
+					unsigned long users, u64 epoch,
+					struct ftrace_regs *fregs)
+{
+	for (; users; users &= users - 1) {
+		struct fgraph_ops *gops = fgraph_slot_user(__ffs(users), epoch);
 
 		if (gops)
 			gops->retfunc(trace, gops, fregs);
 	}
-	if (bit < 0)
-		preempt_enable_notrace();
+}
+
+/* Tell the users in @users that took the call: straight to the sole one. */
+static __always_inline void fgraph_call_returns(struct ftrace_graph_ret *trace,
+						unsigned long users, u64 epoch,
+						struct ftrace_regs *fregs)
+{
+	struct fgraph_ops *sole = fgraph_sole_user(epoch);
+
+	if (sole && users == READ_ONCE(fgraph_sole_slots))
+		static_call(fgraph_sole_return)(trace, sole, fregs);
 	else
-		ftrace_test_recursion_unlock(bit);
+		fgraph_return_each(trace, users, epoch, fregs);
+}
+
+/*
+ * The recursion lock keeps the entry path from hooking what the return
+ * callbacks call.  If it is held already, that is by an interrupted
+ * context whose count the CPU has not switched from yet, since no frame
+ * is pushed under the lock: call them all the same.
+ */
+static __always_inline void fgraph_tell_return(struct ftrace_graph_ret *trace,
+					       unsigned long users, u64 epoch,
+					       struct ftrace_regs *fregs)
+{
+	int bit = fgraph_trylock(trace->func, 0);
+
+	if (likely(bit >= 0)) {
+		fgraph_call_returns(trace, users, epoch, fregs);
+		fgraph_unlock(bit);
+		return;
+	}
+	preempt_disable_notrace();
+	fgraph_call_returns(trace, users, epoch, fregs);
+	preempt_enable_notrace();
 }
 
 /**
@@ -130,8 +237,8 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 	int start;
 	u64 epoch;
 
-	frame = fgraph_frame_top(&start, &users, &epoch);
-	if (unlikely(!frame)) {
+	start = fgraph_frame_top(&frame, &users, &epoch);
+	if (unlikely(start < 0)) {
 		/* Nowhere to go back to: stop the graph, and say why. */
 		ftrace_graph_stop();
 		WARN(1, "fgraph: return with no frame (stack at %d)\n",

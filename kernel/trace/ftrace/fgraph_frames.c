@@ -7,7 +7,6 @@
 #include <linux/kallsyms.h>
 #include <linux/ftrace.h>
 #include <linux/sched.h>
-#include <linux/trace_clock.h>
 
 #include "../trace.h"
 #include "fgraph_frames.h"
@@ -54,13 +53,13 @@ void *fgraph_reserve_data(int idx, int size_bytes)
 {
 	unsigned long *stack = current->ret_stack;
 	int pos = current->curr_ret_stack;
+	unsigned long word, top;
 	int start, words;
-	unsigned long top;
 
 	if (idx < 0 || idx >= FGRAPH_SLOTS || size_bytes <= 0 ||
 	    size_bytes > FGRAPH_MAX_DATA_SIZE)
 		return NULL;
-	start = fgf_top_frame(stack, pos, FGW_OPEN);
+	start = fgf_top_frame(stack, pos, FGW_OPEN, &word);
 	if (start < 0)
 		return NULL;
 	top = stack[pos - 1];
@@ -198,26 +197,4 @@ void fgraph_frames_add_sleep(struct task_struct *t, u64 delta)
 		if (frame->calltime)
 			frame->calltime += delta;
 	}
-}
-
-/**
- * fgraph_time_call - time the call whose entry callbacks run
- *
- * For an entry callback whose return callback wants the call's
- * duration: the call's frame takes the time now (once, for whichever
- * user asks first), and the return callbacks get calltime and rettime.
- * A call that no user asked to time returns with both zero, and neither
- * path reads the clock for it.
- */
-void fgraph_time_call(void)
-{
-	unsigned long *stack = current->ret_stack;
-	int start = fgf_top_frame(stack, current->curr_ret_stack, FGW_OPEN);
-	struct ftrace_ret_stack *frame;
-
-	if (start < 0)
-		return;
-	frame = fgf_ret(stack, start);
-	if (!frame->calltime)
-		frame->calltime = trace_clock_local();
 }

@@ -53,8 +53,12 @@
 #define FGW_WORDS		GENMASK(9, 4)
 #define FGW_DIST		GENMASK(25, 16)
 
-/* The users fit FGW_USERS, the stack FGW_DIST, a reservation FGW_WORDS. */
+/*
+ * The users fit FGW_USERS, the stack FGW_DIST, a reservation FGW_WORDS;
+ * an epoch is its field in place (2^46 registrations before it wraps).
+ */
 static_assert(FGRAPH_SLOTS <= 16);
+static_assert(FGRAPH_EPOCH_STEP == (FGW_EPOCH & -FGW_EPOCH));
 static_assert(FGRAPH_STACK_WORDS < (1 << 10));
 static_assert(FGRAPH_MAX_DATA_SIZE / sizeof(long) < (1 << 6));
 
@@ -72,21 +76,25 @@ int fgraph_frame_below(unsigned long *stack, int pos);
 
 /*
  * The first word of the current task's top frame (below stack position
- * @pos) if its frame word is tagged @tag, or -1.  Most frames carry no
- * data: their frame word is the top word, and no walk is needed.
+ * @pos) if its frame word is tagged @tag, or -1; *@word is set to the
+ * frame word.  Most frames carry no data: their frame word is the top
+ * word, and no walk is needed.
  */
 static __always_inline int fgf_top_frame(unsigned long *stack, int pos,
-					 unsigned long tag)
+					 unsigned long tag, unsigned long *word)
 {
 	int start;
 
-	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS &&
-		   fgf_tag(stack[pos - 1]) == tag))
-		return pos - 1 - FGRAPH_RET_WORDS;
+	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS)) {
+		*word = stack[pos - 1];
+		if (likely(fgf_tag(*word) == tag))
+			return pos - 1 - FGRAPH_RET_WORDS;
+	}
 	start = fgraph_frame_below(stack, pos);
-	if (start < 0 || fgf_tag(stack[start + FGRAPH_RET_WORDS]) != tag)
+	if (start < 0)
 		return -1;
-	return start;
+	*word = stack[start + FGRAPH_RET_WORDS];
+	return fgf_tag(*word) == tag ? start : -1;
 }
 
 /*
@@ -110,30 +118,30 @@ static __always_inline void fgf_put_top(unsigned long *stack, int top, unsigned 
  * @func: the function called
  * @retp: where @ret is stored
  * @epoch: fgraph_epoch when the call came in
+ * @start: set to the frame's first word
  *
- * Return: the frame's first word, open for the entry callbacks; or
- * -EBUSY if the task has no stack, or no room on it (counted in
- * trace_overrun).
+ * Return: the frame, open for the entry callbacks; or NULL if the task
+ * has no stack, or no room on it (counted in trace_overrun).
  */
-static __always_inline int fgraph_frame_push(unsigned long ret,
-					     unsigned long func,
-					     unsigned long *retp, u64 epoch)
+static __always_inline struct ftrace_ret_stack *
+fgraph_frame_push(unsigned long ret, unsigned long func, unsigned long *retp,
+		  u64 epoch, int *start)
 {
 	/* Pairs with fgs_give(): a stack is published after its fields. */
 	unsigned long *stack = smp_load_acquire(&current->ret_stack);
 	struct ftrace_ret_stack *frame;
-	int start;
+	int first;
 
 	if (!stack)
-		return -EBUSY;
-	start = current->curr_ret_stack;
-	if (start + FGRAPH_RET_WORDS + 1 > FGRAPH_VARS) {
+		return NULL;
+	first = current->curr_ret_stack;
+	if (first + FGRAPH_RET_WORDS + 1 > FGRAPH_VARS) {
 		atomic_inc(&current->trace_overrun);
-		return -EBUSY;
+		return NULL;
 	}
-	fgf_put_top(stack, start + FGRAPH_RET_WORDS + 1,
-		    FIELD_PREP(FGW_TAG, FGW_OPEN) | FIELD_PREP(FGW_EPOCH, epoch));
-	frame = fgf_ret(stack, start);
+	fgf_put_top(stack, first + FGRAPH_RET_WORDS + 1,
+		    FIELD_PREP(FGW_TAG, FGW_OPEN) | epoch);
+	frame = fgf_ret(stack, first);
 	frame->ret = ret;
 	frame->func = func;
 	frame->retp = retp;
@@ -142,44 +150,47 @@ static __always_inline int fgraph_frame_push(unsigned long ret,
 #ifdef CONFIG_FUNCTION_PROFILER
 	frame->subtime = 0;
 #endif
-	return start;
+	*start = first;
+	return frame;
 }
 
 /**
  * fgraph_frame_close - end the entry of the frame at @start
- * @start: what fgraph_frame_push() returned
+ * @start: the first word fgraph_frame_push() gave
  * @users: the slots whose users took the call, not 0
+ * @epoch: what fgraph_frame_push() was given
  */
-static __always_inline void fgraph_frame_close(int start, unsigned long users)
+static __always_inline void fgraph_frame_close(int start, unsigned long users,
+					       u64 epoch)
 {
-	unsigned long *word = &current->ret_stack[start + FGRAPH_RET_WORDS];
-
-	WRITE_ONCE(*word, (*word & FGW_EPOCH) |
-		   FIELD_PREP(FGW_TAG, FGW_CLOSED) | (users & FGW_USERS));
+	WRITE_ONCE(current->ret_stack[start + FGRAPH_RET_WORDS],
+		   FIELD_PREP(FGW_TAG, FGW_CLOSED) | epoch |
+		   (users & FGW_USERS));
 }
 
 /**
  * fgraph_frame_top - the closed frame on top of the task's stack
- * @start: its first word, where the stack is left once it is popped
+ * @frame: set to it
  * @users: the slots whose users took the call
  * @epoch: the epoch the call came in
  *
- * Return: the frame, or NULL if the top of the stack is no closed frame.
+ * Return: its first word, where the stack is left once it is popped; or
+ * -1 if the top of the stack is no closed frame.
  */
-static __always_inline struct ftrace_ret_stack *
-fgraph_frame_top(int *start, unsigned long *users, u64 *epoch)
+static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
+					    unsigned long *users, u64 *epoch)
 {
 	unsigned long *stack = current->ret_stack;
-	int first = fgf_top_frame(stack, current->curr_ret_stack, FGW_CLOSED);
 	unsigned long word;
+	int first;
 
+	first = fgf_top_frame(stack, current->curr_ret_stack, FGW_CLOSED, &word);
 	if (first < 0)
-		return NULL;
-	word = stack[first + FGRAPH_RET_WORDS];
-	*start = first;
+		return -1;
+	*frame = fgf_ret(stack, first);
 	*users = word & FGW_USERS;
-	*epoch = FIELD_GET(FGW_EPOCH, word);
-	return fgf_ret(stack, first);
+	*epoch = word & FGW_EPOCH;
+	return first;
 }
 
 #endif /* _KERNEL_TRACE_FTRACE_FGRAPH_FRAMES_H */

@@ -30,6 +30,12 @@ u64 fgraph_slot_epoch[FGRAPH_SLOTS];
 u64 fgraph_epoch;
 unsigned long fgraph_slots_used;
 bool fgraph_test_filters;
+unsigned long fgraph_pid_slots;
+struct fgraph_ops *fgraph_sole;
+unsigned long fgraph_sole_slots;
+u64 fgraph_sole_epoch;
+DEFINE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
+DEFINE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
 
 /* The number of users registered; the graph caller is live while > 0. */
 int ftrace_graph_active;
@@ -110,6 +116,7 @@ bool fgraph_pid_allows(struct fgraph_ops *gops)
 	struct trace_array *tr = gops->ops.private;
 	int pid;
 
+	/* fgraph_pid_slots may lag behind a filter that was just emptied. */
 	if (!ftrace_pids_enabled(&gops->ops))
 		return true;
 	pid = this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid);
@@ -118,16 +125,30 @@ bool fgraph_pid_allows(struct fgraph_ops *gops)
 	return pid == FTRACE_PID_TRACE || pid == current->pid;
 }
 
-#ifdef CONFIG_DYNAMIC_FTRACE
+/* Does @gops follow a pid filter that holds pids now? */
+static bool fgraph_follows_pids(struct fgraph_ops *gops)
+{
+	return gops->ops.private && ftrace_pids_enabled(&gops->ops);
+}
+
 /**
  * fgraph_update_pid_func - follow a change of the pid filters
  *
- * Nothing to do: each call tests the filters as they are.
+ * Called with ftrace_lock held when set_ftrace_pid or
+ * set_ftrace_notrace_pid of some instance changed: the paths test the
+ * pid filter of exactly the users in fgraph_pid_slots.
  */
 void fgraph_update_pid_func(void)
 {
+	unsigned long slots = 0;
+	int i;
+
+	lockdep_assert_held(&ftrace_lock);
+	for (i = 0; i < FGRAPH_SLOTS; i++)
+		if (fgraph_slots[i] && fgraph_follows_pids(fgraph_slots[i]))
+			slots |= BIT(i);
+	WRITE_ONCE(fgraph_pid_slots, slots);
 }
-#endif
 
 /**
  * fgraph_init_ops - make an fgraph_ops' ftrace_ops follow a trace array's
@@ -229,7 +250,10 @@ static int fgraph_slot_of(struct fgraph_ops *gops)
  */
 static void fgraph_vacate(int slot)
 {
+	if (fgraph_sole == fgraph_slots[slot])
+		WRITE_ONCE(fgraph_sole, NULL);
 	WRITE_ONCE(fgraph_slots[slot], NULL);
+	WRITE_ONCE(fgraph_pid_slots, fgraph_pid_slots & ~BIT(slot));
 	clear_bit(slot, &fgraph_slots_used);
 	synchronize_rcu_tasks_rude();
 }
@@ -243,17 +267,40 @@ static int fgraph_take_slot(struct fgraph_ops *gops)
 		return -ENOSPC;
 	/* A second user: each is tested from now on, before it is seen. */
 	if (fgraph_slots_used && !fgraph_test_filters) {
+		WRITE_ONCE(fgraph_sole, NULL);
 		WRITE_ONCE(fgraph_test_filters, true);
 		synchronize_rcu_tasks_rude();
 	}
 	fgraph_stacks_clear_word(FGRAPH_VARS + slot);
 	gops->idx = slot;
-	WRITE_ONCE(fgraph_epoch, fgraph_epoch + 1);
+	WRITE_ONCE(fgraph_epoch, fgraph_epoch + FGRAPH_EPOCH_STEP);
 	WRITE_ONCE(fgraph_slot_epoch[slot], fgraph_epoch);
 	set_bit(slot, &fgraph_slots_used);
+	if (fgraph_follows_pids(gops))
+		WRITE_ONCE(fgraph_pid_slots, fgraph_pid_slots | BIT(slot));
 	/* Pairs with fgraph_slot_user(): the epoch is seen with the user. */
 	smp_store_release(&fgraph_slots[slot], gops);
 	return slot;
+}
+
+/*
+ * Make the one user, if only one is registered, fgraph_sole.  Its static
+ * calls may be retargeted: fgraph_sole is NULL, and a wait for the paths
+ * followed the last time it changed (fgraph_vacate(), fgraph_take_slot()).
+ */
+static void fgraph_elect_sole(void)
+{
+	struct fgraph_ops *gops;
+
+	if (fgraph_sole || hweight_long(fgraph_slots_used) != 1)
+		return;
+	gops = fgraph_slots[__ffs(fgraph_slots_used)];
+	static_call_update(fgraph_sole_entry, gops->entryfunc);
+	static_call_update(fgraph_sole_return, gops->retfunc);
+	WRITE_ONCE(fgraph_sole_slots, fgraph_slots_used);
+	WRITE_ONCE(fgraph_sole_epoch, fgraph_slot_epoch[gops->idx]);
+	/* Pairs with fgraph_sole_user(): the calls lead to it once seen. */
+	smp_store_release(&fgraph_sole, gops);
 }
 
 /**
@@ -282,11 +329,15 @@ int register_ftrace_graph(struct fgraph_ops *gops)
 	}
 	slot = fgraph_take_slot(gops);
 	ret = ftrace_startup_subops(&graph_ops, &gops->ops, command);
-	if (!ret)
+	if (!ret) {
+		fgraph_elect_sole();
 		return 0;
+	}
 	fgraph_vacate(slot);
-	if (ftrace_graph_active == 2)
+	if (ftrace_graph_active == 2) {
 		WRITE_ONCE(fgraph_test_filters, false);
+		fgraph_elect_sole();
+	}
 	if (ftrace_graph_active == 1)
 		fgraph_last_user_left();
 out_active:
@@ -315,8 +366,10 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 		command = FTRACE_STOP_FUNC_RET;
 	ftrace_shutdown_subops(&graph_ops, &gops->ops, command);
 	fgraph_vacate(slot);
-	if (--ftrace_graph_active == 1)
+	if (--ftrace_graph_active == 1) {
 		WRITE_ONCE(fgraph_test_filters, false);
+		fgraph_elect_sole();
+	}
 	if (!ftrace_graph_active)
 		fgraph_last_user_left();
 }

@@ -82,7 +82,7 @@ extern int ftrace_graph_active;
 #define ftrace_graph_active 0
 #endif
 
-#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_DYNAMIC_FTRACE)
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /* fgraph_users.c: follow a change of the pid filters. */
 void fgraph_update_pid_func(void);
 #else

@@ -186,17 +186,9 @@ void ftrace_graph_graph_time_control(bool enable)
 static int fprof_graph_entry(struct ftrace_graph_ent *trace,
 			     struct fgraph_ops *gops, struct ftrace_regs *fregs)
 {
-	struct ftrace_ret_stack *frame;
-
 	fprof_hit(trace->func, 0, NULL, NULL);
-
-	/* The stack is gone while the graph tracer shuts down. */
-	if (!current->ret_stack)
-		return 0;
-	frame = ftrace_graph_get_ret_stack(current, 0);
-	if (frame)
-		frame->subtime = 0;
-	fgraph_time_call();
+	/* The call's frame starts with no subtime (fgraph_frame_push()). */
+	fgraph_time_call(trace);
 	return 1;
 }
 

@@ -13,6 +13,8 @@
  *    a freed slot serves a later user;
  *  - a user that takes the slot of one that left is not called for the
  *    calls its predecessor took;
+ *  - a user alone is called straight, and the right one as users come
+ *    and go;
  *  - inside a hooked call the stack trace shows the real caller, and
  *    ftrace_graph_ret_addr() gives the address return_to_handler hides;
  *  - the callbacks get the call's registers: the arguments on entry, the
@@ -42,6 +44,7 @@ struct fgt_user {
 	u64 calltime, rettime;	/* what the last return was given */
 	void *data;		/* what the last entry reserved */
 	bool data_ok;		/* the last return found it intact */
+	int alt_calls;		/* calls of fgt_alt_entry() and fgt_alt_return() */
 };
 
 /*
@@ -80,7 +83,7 @@ static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 		*p = (unsigned long)u;
 	}
 	if (u->timed)
-		fgraph_time_call();
+		fgraph_time_call(trace);
 	return !u->decline;
 }
 
@@ -100,6 +103,21 @@ static void fgt_return(struct ftrace_graph_ret *trace,
 	p = fgraph_retrieve_data(gops->idx, &size);
 	u->data_ok = p == u->data && p && *p == (unsigned long)u &&
 		size >= u->reserve;
+}
+
+/* fgt_entry() and fgt_return() under other names, for a second user. */
+static int fgt_alt_entry(struct ftrace_graph_ent *trace,
+			 struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	container_of(gops, struct fgt_user, gops)->alt_calls++;
+	return fgt_entry(trace, gops, fregs);
+}
+
+static void fgt_alt_return(struct ftrace_graph_ret *trace,
+			   struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	container_of(gops, struct fgt_user, gops)->alt_calls++;
+	fgt_return(trace, gops, fregs);
 }
 
 static void fgt_unregister_action(void *data)
@@ -263,6 +281,40 @@ static void fgt_slots_test(struct kunit *test)
 	fgt_tracee(0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&u[5]->entries), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&u[FGRAPH_SLOTS]->returns), 1);
+}
+
+/*
+ * A user alone is called straight, not through the slots: as users come
+ * and go, each call still reaches the callbacks of the user that takes
+ * it, and with that user.
+ */
+static void fgt_sole_test(struct kunit *test)
+{
+	struct fgt_user *a = fgt_user(test, fgt_tracee);
+	struct fgt_user *b = fgt_user(test, fgt_tracee);
+
+	b->gops.entryfunc = fgt_alt_entry;
+	b->gops.retfunc = fgt_alt_return;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
+	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
+	fgt_tracee(0);
+	unregister_ftrace_graph(&a->gops);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 2);
+	KUNIT_EXPECT_EQ(test, b->alt_calls, 4);
+
+	/* Both again, then a alone: its own callbacks, not b's. */
+	KUNIT_ASSERT_EQ(test, register_ftrace_graph(&a->gops), 0);
+	unregister_ftrace_graph(&b->gops);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 2);
+	KUNIT_EXPECT_EQ(test, a->alt_calls, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 2);
+	KUNIT_EXPECT_EQ(test, b->alt_calls, 4);
 }
 
 struct fgt_sleeper {
@@ -531,6 +583,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_time_test),
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
+	KUNIT_CASE(fgt_sole_test),
 	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
 	KUNIT_CASE(fgt_unwind_test),
 	KUNIT_CASE(fgt_regs_test),
