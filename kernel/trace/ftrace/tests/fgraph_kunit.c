@@ -15,6 +15,7 @@
  *    calls its predecessor took;
  *  - a user alone is called straight, and the right one as users come
  *    and go;
+ *  - a registration that fails after its slot is taken leaves nothing;
  *  - inside a hooked call the stack trace shows the real caller, and
  *    ftrace_graph_ret_addr() gives the address return_to_handler hides;
  *  - the callbacks get the call's registers: the arguments on entry, the
@@ -22,6 +23,7 @@
  *
  * This file is instrumented: its fgt_tracee*() functions are hooked.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -33,6 +35,7 @@
 
 #include "../../trace.h"
 #include "../fgraph.h"
+#include "../hash.h"
 
 struct fgt_user {
 	struct fgraph_ops gops;
@@ -317,6 +320,48 @@ static void fgt_sole_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->alt_calls, 4);
 }
 
+/* While active, no ftrace_hash can be made: a registration that needs one fails. */
+static struct ftrace_hash *fgt_no_hash(unsigned int bits)
+{
+	return NULL;
+}
+
+/*
+ * A registration that fails once its slot is taken (here: the manager's
+ * sets, which must grow by the second user's function, cannot be made)
+ * leaves nothing behind: the error comes back, the user that was alone
+ * is still called straight, the failed one never is, and the slot
+ * serves the next registration.
+ */
+static void fgt_register_fail_test(struct kunit *test)
+{
+	struct fgt_user *a = fgt_user(test, fgt_tracee);
+	struct fgt_user *b = fgt_user(test, fgt_deep);
+	int ret;
+
+	b->gops.entryfunc = fgt_alt_entry;
+	b->gops.retfunc = fgt_alt_return;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
+	kunit_activate_static_stub(test, fhash_alloc, fgt_no_hash);
+	ret = register_ftrace_graph(&b->gops);
+	kunit_deactivate_static_stub(test, fhash_alloc);
+	KUNIT_ASSERT_EQ(test, ret, -ENOMEM);
+
+	fgt_tracee(0);
+	fgt_deep(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+	KUNIT_EXPECT_EQ(test, b->alt_calls, 0);
+	KUNIT_EXPECT_EQ(test, ftrace_graph_active, 1);
+
+	/* The slot it had is free again, and the second user works. */
+	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
+	fgt_deep(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+}
+
 struct fgt_sleeper {
 	struct completion entered, leave;
 	struct task_struct *task;
@@ -584,6 +629,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE(fgt_sole_test),
+	KUNIT_CASE(fgt_register_fail_test),
 	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
 	KUNIT_CASE(fgt_unwind_test),
 	KUNIT_CASE(fgt_regs_test),
