@@ -13,7 +13,7 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn series bench check clean
+.PHONY: help setup prepare run test nodyn series bench check docs clean
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
@@ -22,6 +22,7 @@ help:
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
 	@echo "make check    checkpatch --strict over the series' own files"
+	@echo "make docs     kernel-doc over the series' files, htmldocs of Documentation/trace: no warning from ours"
 	@echo "make setup    install the Debian packages the others need (run by them)"
 	@echo "make prepare  the patched source tree in $(SRC)"
 	@echo "make clean    remove $(OUT) (the cached pristine base stays)"
@@ -57,6 +58,9 @@ bench: setup
 
 check: prepare
 	$(Q)$(H)/check.sh $(SRC)
+
+docs: prepare
+	$(Q)$(H)/docs.sh $(SRC) $(OUT)/build-docs
 
 clean:
 	rm -rf $(OUT)

@@ -13,6 +13,9 @@ pkgs=(
 	python3-ply python3-git
 	qemu-system-x86 trace-cmd sparse coccinelle git patch procps util-linux
 	coreutils diffutils libc-bin libc6-dev
+	# make docs: Sphinx (Debian 12 has 5.3, the kernel asks for 2.4.4 or
+	# later) and alabaster, the theme Documentation/conf.py defaults to.
+	python3-sphinx python3-alabaster
 )
 
 missing=()
