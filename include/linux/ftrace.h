@@ -4,7 +4,7 @@
  * on entry to kernel functions (struct ftrace_ops), on their return too
  * (struct fgraph_ops), or has them jump to a trampoline of its own
  * (direct calls); and the hooks an architecture provides to patch the
- * call each function starts with.  The core is kernel/trace/ftrace_*.c;
+ * call each function starts with.  The core is kernel/trace/ftrace/;
  * Documentation/trace/ftrace-design.rst lists what an arch must supply.
  */
 
@@ -859,7 +859,8 @@ int ftrace_set_filter_ips(struct ftrace_ops *ops, unsigned long *ips,
  * ftrace_set_filter - add the functions a pattern matches to a filter
  * @ops: the ops
  * @buf: a name or glob, as written to set_ftrace_filter ("!" in front
- *	removes); changed in place.  NULL with @reset empties the filter.
+ *	removes), parsed in a copy: a string literal will do.  NULL with
+ *	@reset empties the filter.
  * @len: the length of @buf
  * @reset: non-zero to empty the filter first
  *

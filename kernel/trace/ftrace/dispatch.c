@@ -527,8 +527,9 @@ EXPORT_SYMBOL_GPL(register_ftrace_function);
  * unregister_ftrace_function - stop calling an ops
  * @ops: a registered ops
  *
- * When it returns, no CPU and no task is in the ops' callback or
- * trampoline: its owner may free it.
+ * When it returns the functions no longer call @ops.  For an ops outside
+ * core kernel data (FTRACE_OPS_FL_DYNAMIC) no CPU and no task is then in
+ * its callback or trampoline: its owner may free it.
  *
  * Return: 0; -EBUSY or -ENOENT if @ops is not registered; -ENODEV once
  * ftrace is dead.
