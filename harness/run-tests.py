@@ -40,9 +40,10 @@ TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 
 
 class Case:
-    def __init__(self, kind, name, expect, timeout, reason, line):
+    def __init__(self, kind, name, expect, timeout, reason, line, cpus=0):
         self.kind, self.name, self.expect = kind, name, expect
         self.timeout, self.reason, self.line = timeout, reason, line
+        self.cpus = cpus        # CPUs online while it runs; 0: all
         self.status = None      # PASS, FAIL, ... as reported
         self.detail = ""
         self.output = []        # what a guest case printed
@@ -68,12 +69,15 @@ def parse_plan(path):
             if not words:
                 continue
             if len(words) < 3:
-                sys.exit(f"{path}:{n}: want 'KIND NAME EXPECT [timeout=S]'")
+                sys.exit(f"{path}:{n}: want 'KIND NAME EXPECT [timeout=S] [cpus=N]'")
             kind, name, expect = words[:3]
             timeout = DEFAULT_TIMEOUT.get(kind, 0)
+            cpus = 0
             for w in words[3:]:
                 if w.startswith("timeout="):
                     timeout = int(w[8:])
+                elif w.startswith("cpus=") and kind in GUEST_KINDS:
+                    cpus = int(w[5:])
                 else:
                     sys.exit(f"{path}:{n}: unknown option {w}")
             if expect not in ("pass", "xfail", "skip"):
@@ -82,7 +86,7 @@ def parse_plan(path):
                 sys.exit(f"{path}:{n}: {expect} needs '-- reason'")
             if kind not in GUEST_KINDS + ("boot", "kunit"):
                 sys.exit(f"{path}:{n}: unknown kind {kind}")
-            cases.append(Case(kind, name, expect, timeout, reason, n))
+            cases.append(Case(kind, name, expect, timeout, reason, n, cpus))
     return cases
 
 
@@ -115,7 +119,7 @@ def qemu_cmd(kernel, initrd, append, console, results, smp, mem):
 def write_selected(path, cases):
     with open(path, "w") as f:
         for c in cases:
-            f.write(f"{c.kind} {c.name} {c.timeout}\n")
+            f.write(f"{c.kind} {c.name} {c.timeout} {c.cpus}\n")
 
 
 def make_initrd(base, outdir, boot, cases):

@@ -3,7 +3,7 @@
 # Run the guest's share of the test plan.
 #
 # usage: run-cases.sh SELECTED OUT
-# SELECTED has one case a line: "KIND NAME TIMEOUT". Everything goes to
+# SELECTED has one case a line: "KIND NAME TIMEOUT CPUS". Everything goes to
 # OUT (the second serial port); each case is framed by "@@begin" and
 # "@@result" lines that the host parses, and its start is also written
 # to /dev/kmsg so a splat in the kernel log can be pinned on it.
@@ -109,10 +109,21 @@ reset_hooks() {
 	echo 0 >/proc/sys/kernel/stack_tracer_enabled 2>/dev/null
 }
 
+# Only CPUs below $1 stay online (0: all are online).
+set_cpus() {
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		n=${c##*cpu}
+		[ -w "$c/online" ] || continue
+		if [ "$1" -eq 0 ] || [ "$n" -lt "$1" ]; then on=1; else on=0; fi
+		[ "$(cat "$c/online")" = $on ] || echo $on >"$c/online"
+	done
+}
+
 echo "@@guest $(uname -r) $(nproc) cpus"
-while read -r kind name limit; do
+while read -r kind name limit cpus; do
 	case "$kind" in ''|'#'*) continue ;; esac
 	reset_hooks
+	set_cpus "${cpus:-0}"
 	echo "@@begin $kind:$name"
 	echo "@@begin $kind:$name" >/dev/kmsg
 	case "$kind" in
