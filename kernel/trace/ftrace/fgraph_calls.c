@@ -20,16 +20,8 @@
 #include <linux/sched.h>
 #include <linux/trace_clock.h>
 
+#include "../trace.h"
 #include "fgraph_frames.h"
-
-/*
- * A call as the entry callbacks see it: they are given @ent, and
- * fgraph_time_call() finds the call's frame from it.
- */
-struct fgraph_entry {
-	struct ftrace_graph_ent ent;
-	struct ftrace_ret_stack *frame;
-};
 
 /**
  * fgraph_time_call - time the call whose entry callbacks run
@@ -43,8 +35,7 @@ struct fgraph_entry {
  */
 void fgraph_time_call(struct ftrace_graph_ent *trace)
 {
-	struct ftrace_ret_stack *frame =
-		container_of(trace, struct fgraph_entry, ent)->frame;
+	struct ftrace_ret_stack *frame = fgraph_call_frame(trace);
 
 	if (!frame->calltime)
 		frame->calltime = trace_clock_local();
@@ -85,6 +76,30 @@ fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch, struct ftrace_regs *freg
 	return 0;
 }
 
+/* Tell the users that count them of a call of @func they missed. */
+static noinline void fgraph_missed_each(unsigned long func)
+{
+	u64 epoch = READ_ONCE(fgraph_epoch);
+	unsigned long slots;
+
+	preempt_disable_notrace();
+	for (slots = READ_ONCE(fgraph_missed_slots); slots; slots &= slots - 1) {
+		int slot = __ffs(slots);
+		struct fgraph_ops *gops = fgraph_slot_user(slot, epoch);
+		fgraph_missed_fn missed = READ_ONCE(fgraph_slot_missed[slot]);
+
+		if (gops && fgraph_user_wants(gops, func))
+			missed(gops, func);
+	}
+	preempt_enable_notrace();
+}
+
+static __always_inline void fgraph_tell_missed(unsigned long func)
+{
+	if (unlikely(READ_ONCE(fgraph_missed_slots)))
+		fgraph_missed_each(func);
+}
+
 /* Push a frame for the call, offer it, and keep the frame if it is taken. */
 static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 					unsigned long *retp,
@@ -98,8 +113,10 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 
 	call.ent.func = func;
 	call.frame = fgraph_frame_push(ret, func, retp, epoch, &start);
-	if (!call.frame)
+	if (!call.frame) {
+		fgraph_tell_missed(func);
 		return -EBUSY;
+	}
 	call.ent.depth = ++current->curr_ret_depth;
 	users = fgraph_offer(&call.ent, epoch, fregs);
 	if (!users) {
@@ -127,8 +144,10 @@ static __always_inline int fgraph_try_enter(unsigned long ret,
 		     atomic_read(&current->tracing_graph_pause)))
 		return -EBUSY;
 	bit = fgraph_trylock(func, ret);
-	if (bit < 0)
+	if (bit < 0) {
+		fgraph_tell_missed(func);
 		return -EBUSY;
+	}
 	err = fgraph_enter(ret, func, retp, fregs);
 	fgraph_unlock(bit);
 	return err;
