@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe's registry: register_fprobe() and the other ways in, the way
+ * out, and what becomes of probes whose functions' text goes.
+ *
+ * A probe is in the entry table if it has no exit handler, else in the
+ * exit table (fprobe.h).  The sites of each table are exactly those its
+ * ops hooks, beyond the ones a failed unhook left (calls there find no
+ * site, and cost a lookup): fprobe_entry_ops and fprobe_graph_ops
+ * (fprobe_calls.c), registered while their table has a site.
+ *
+ * Lock order: fprobe_mutex, then ftrace_lock (matching patterns,
+ * changing an ops' filter), then what the code update takes.
+ */
+#include <linux/err.h>
+#include <linux/fprobe.h>
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "fgraph.h"
+#include "fprobe.h"
+#include "hash.h"
+#include "tracefs.h"
+
+/*
+ * Protects the tables' writers, fprobe_next_id, every fp->id, and the
+ * registration and filters of the two ops.
+ */
+static DEFINE_MUTEX(fprobe_mutex);
+
+struct fprobe_table __rcu *fprobe_tables[FPROBE_KINDS];
+
+/* Ids are never reused: a block on a sleeping task's stack may name one. */
+static u64 fprobe_next_id = 1;
+
+static enum fprobe_kind fprobe_kind_of(struct fprobe *fp)
+{
+	return fp->exit_handler ? FPROBE_EXIT : FPROBE_ENTRY;
+}
+
+static struct ftrace_ops *fprobe_ops_of(enum fprobe_kind kind)
+{
+	return kind == FPROBE_EXIT ? &fprobe_graph_ops.ops : &fprobe_entry_ops;
+}
+
+static struct fprobe_table *fprobe_current(enum fprobe_kind kind)
+{
+	return rcu_dereference_protected(fprobe_tables[kind],
+					 lockdep_is_held(&fprobe_mutex));
+}
+
+/* Publish @t (an empty one as NULL), and return it. */
+static struct fprobe_table *fprobe_publish(enum fprobe_kind kind,
+					   struct fprobe_table *t)
+{
+	if (t && !t->count) {
+		fprobe_table_free(t, NULL);
+		t = NULL;
+	}
+	rcu_assign_pointer(fprobe_tables[kind], t);
+	return t;
+}
+
+/* Wait for every CPU to leave the call paths, then free @old. */
+static void fprobe_retire(struct fprobe_table *old, struct fprobe_table *new)
+{
+	synchronize_rcu_tasks_rude();
+	fprobe_table_free(old, new);
+}
+
+/* Make @kind's ops hook @ips too, and start it for its @first sites. */
+static int fprobe_hook(enum fprobe_kind kind, unsigned long *ips,
+		       unsigned int nr, bool first)
+{
+	struct ftrace_ops *ops = fprobe_ops_of(kind);
+	int ret;
+
+	ret = ftrace_set_filter_ips(ops, ips, nr, 0, 0);
+	if (ret || !first)
+		return ret;
+	if (kind == FPROBE_EXIT)
+		ret = register_ftrace_graph_missed(&fprobe_graph_ops,
+						   fprobe_graph_missed);
+	else
+		ret = register_ftrace_function(ops);
+	if (ret)
+		ftrace_free_filter(ops);
+	return ret;
+}
+
+/*
+ * Stop @kind's ops hooking @ips, or stop it when its table has no site
+ * @left (its filter must never be empty while it runs: that would hook
+ * every function).  An ip whose text went has no site to unhook.
+ */
+static void fprobe_unhook(enum fprobe_kind kind, unsigned long *ips,
+			  unsigned int nr, bool left)
+{
+	struct ftrace_ops *ops = fprobe_ops_of(kind);
+	unsigned int i, live = 0;
+
+	if (!left) {
+		if (kind == FPROBE_EXIT)
+			unregister_ftrace_graph(&fprobe_graph_ops);
+		else
+			unregister_ftrace_function(ops);
+		ftrace_free_filter(ops);
+		return;
+	}
+	for (i = 0; i < nr; i++)
+		if (ftrace_location(ips[i]) == ips[i])
+			ips[live++] = ips[i];
+	/* On failure they stay hooked, and calls there find no site. */
+	if (live)
+		ftrace_set_filter_ips(ops, ips, live, 1, 0);
+}
+
+/* Is @ip a patch site whose text stays? */
+static bool fprobe_site_live(unsigned long ip)
+{
+	struct module *mod;
+
+	if (ftrace_location(ip) != ip)
+		return false;
+	guard(preempt)();
+	mod = __module_text_address(ip);
+	return !mod || mod->state != MODULE_STATE_GOING;
+}
+
+/* Add @fp on @ips (sorted, no repeats) to its table and hook them. */
+static int fprobe_add(struct fprobe *fp, unsigned long *ips, unsigned int nr)
+{
+	enum fprobe_kind kind = fprobe_kind_of(fp);
+	struct fprobe_table *old, *new;
+	unsigned int i;
+	int ret;
+
+	guard(mutex)(&fprobe_mutex);
+	if (fp->id)
+		return -EBUSY;
+	for (i = 0; i < nr; i++)
+		if (!fprobe_site_live(ips[i]))
+			return -ENOENT;
+	fp->id = fprobe_next_id;
+	old = fprobe_current(kind);
+	new = fprobe_table_add(old, fp, ips, nr);
+	if (IS_ERR(new)) {
+		fp->id = 0;
+		return PTR_ERR(new);
+	}
+	fprobe_next_id++;
+	fp->nmissed = 0;
+	fprobe_publish(kind, new);
+	ret = fprobe_hook(kind, ips, nr, !old);
+	if (ret) {
+		fprobe_publish(kind, old);
+		fprobe_retire(new, old);
+		fp->id = 0;
+		return ret;
+	}
+	fprobe_retire(old, new);
+	return 0;
+}
+
+/*
+ * Take what @cut names out of @kind's table, and unhook the sites left
+ * with no probe.  Cannot fail: short of memory, the probes are cleared
+ * in place and the sites stay hooked.
+ */
+static void fprobe_cut(enum fprobe_kind kind, const struct fprobe_cut *cut)
+{
+	struct fprobe_table *old = fprobe_current(kind), *new;
+	unsigned long *lost;
+	unsigned int nr;
+
+	if (!fprobe_table_cuts(old, cut))
+		return;
+	new = fprobe_table_cut(old, cut);
+	lost = kmalloc_array(old->count, sizeof(*lost), GFP_KERNEL);
+	if (IS_ERR(new) || !lost) {
+		if (!IS_ERR(new))
+			fprobe_table_free(new, old);
+		kfree(lost);
+		fprobe_table_clear(old, cut);
+		synchronize_rcu_tasks_rude();
+		return;
+	}
+	nr = fprobe_table_lost(old, new, lost);
+	new = fprobe_publish(kind, new);
+	fprobe_unhook(kind, lost, nr, !!new);
+	fprobe_retire(old, new);
+	kfree(lost);
+}
+
+static int fprobe_check(struct fprobe *fp)
+{
+	if (!fp->entry_handler && !fp->exit_handler)
+		return -EINVAL;
+	if (fp->entry_data_size > MAX_FPROBE_DATA_SIZE)
+		return -E2BIG;
+	return fprobe_is_registered(fp) ? -EBUSY : 0;
+}
+
+static int fprobe_cmp_ip(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort @ips and drop repeats; return how many are left. */
+static unsigned int fprobe_sort_ips(unsigned long *ips, unsigned int nr)
+{
+	unsigned int i, n = 0;
+
+	sort(ips, nr, sizeof(*ips), fprobe_cmp_ip, NULL);
+	for (i = 0; i < nr; i++)
+		if (!n || ips[n - 1] != ips[i])
+			ips[n++] = ips[i];
+	return n;
+}
+
+/* Register @fp on @ips, which it may reorder. */
+static int fprobe_register(struct fprobe *fp, unsigned long *ips,
+			   unsigned int nr)
+{
+	return fprobe_add(fp, ips, fprobe_sort_ips(ips, nr));
+}
+
+/**
+ * register_fprobe_ips - probe functions given by address
+ * @fp: the probe, not registered
+ * @addrs: the functions' addresses, or their patch sites; not changed
+ * @num: how many
+ *
+ * A function given twice is probed once.  The handlers may run before
+ * this returns.
+ *
+ * Return: 0; -EINVAL for a probe with no handler, no @addrs, or an
+ * address that is no traceable function; -E2BIG if entry_data_size is
+ * over MAX_FPROBE_DATA_SIZE; -EBUSY if @fp is registered; -ENOENT if a
+ * function's text is going; -ENOMEM; or the error of hooking the
+ * functions.  On error nothing of @fp is registered.
+ */
+int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
+{
+	unsigned long *ips;
+	int i, ret;
+
+	if (!fp || !addrs || num <= 0)
+		return -EINVAL;
+	ret = fprobe_check(fp);
+	if (ret)
+		return ret;
+	ips = kmalloc_array(num, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	for (i = 0; i < num; i++) {
+		ips[i] = ftrace_location(addrs[i]);
+		if (!ips[i]) {
+			kfree(ips);
+			return -EINVAL;
+		}
+	}
+	ret = fprobe_register(fp, ips, num);
+	kfree(ips);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe_ips);
+
+static int fprobe_cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+/* The names of @syms (a copy), sorted, without repeats. */
+static const char **fprobe_sorted_names(const char **syms, int num, int *nr)
+{
+	const char **names = kmemdup_array(syms, num, sizeof(*syms), GFP_KERNEL);
+	int i, n = 0;
+
+	if (!names)
+		return NULL;
+	sort(names, num, sizeof(*names), fprobe_cmp_name, NULL);
+	for (i = 0; i < num; i++)
+		if (!n || strcmp(names[n - 1], names[i]))
+			names[n++] = names[i];
+	*nr = n;
+	return names;
+}
+
+/**
+ * register_fprobe_syms - probe functions given by name
+ * @fp: the probe, not registered
+ * @syms: the functions' names; not changed
+ * @num: how many
+ *
+ * A name several static functions share stands for one of them; a
+ * name given twice is probed once.
+ *
+ * Return: as register_fprobe_ips(); -ENOENT also for a name that is no
+ * traceable function.
+ */
+int register_fprobe_syms(struct fprobe *fp, const char **syms, int num)
+{
+	const char **names;
+	unsigned long *ips;
+	int i, nr, ret;
+
+	if (!fp || !syms || num <= 0)
+		return -EINVAL;
+	for (i = 0; i < num; i++)
+		if (!syms[i])
+			return -EINVAL;
+	ret = fprobe_check(fp);
+	if (ret)
+		return ret;
+	names = fprobe_sorted_names(syms, num, &nr);
+	ips = kcalloc(num, sizeof(*ips), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (names && ips) {
+		ret = ftrace_lookup_symbols(names, nr, ips);
+		if (ret)
+			ret = -ENOENT;
+	}
+	for (i = 0; !ret && i < nr; i++)
+		ips[i] = ftrace_location(ips[i]);
+	if (!ret)
+		ret = fprobe_register(fp, ips, nr);
+	kfree(names);
+	kfree(ips);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe_syms);
+
+/* The sites a pattern matches, as a set; NULL pattern, empty set. */
+static struct ftrace_hash *fprobe_match(const char *pattern)
+{
+	struct ftrace_hash *set = fhash_alloc(FTRACE_HASH_DEFAULT_BITS);
+	char *copy;
+	int ret;
+
+	if (!set || !pattern)
+		return set ?: ERR_PTR(-ENOMEM);
+	copy = kstrdup(pattern, GFP_KERNEL);
+	ret = copy ? fmatch_records(set, copy, strlen(copy), NULL) : -ENOMEM;
+	kfree(copy);
+	if (ret < 0) {
+		fhash_free(set);
+		return ERR_PTR(ret);
+	}
+	return set;
+}
+
+/* The sites of @filter that @notfilter does not match, in an array. */
+static unsigned long *fprobe_filter_ips(const char *filter,
+					const char *notfilter,
+					unsigned int *nr)
+{
+	struct ftrace_hash *in, *out;
+	struct ftrace_func_entry *e;
+	unsigned long *ips = ERR_PTR(-ENOMEM);
+
+	*nr = 0;
+	in = fprobe_match(filter);
+	if (IS_ERR(in))
+		return ERR_CAST(in);
+	out = fprobe_match(notfilter);
+	if (!IS_ERR(out))
+		ips = kmalloc_array(max(1UL, in->count), sizeof(*ips), GFP_KERNEL) ?:
+		      ERR_PTR(-ENOMEM);
+	if (!IS_ERR(ips)) {
+		fhash_for_each(in, e)
+			if (!fhash_find(out, e->ip))
+				ips[(*nr)++] = e->ip;
+	}
+	if (!IS_ERR(out))
+		fhash_free(out);
+	fhash_free(in);
+	return ips;
+}
+
+/**
+ * register_fprobe - probe the functions whose names match a pattern
+ * @fp: the probe, not registered
+ * @filter: a glob, as one word of set_ftrace_filter takes it; not
+ *	changed
+ * @notfilter: a glob of functions to leave out, or NULL
+ *
+ * Functions of the kernel and of modules alike.  The handlers may run
+ * before this returns.
+ *
+ * Return: as register_fprobe_ips(); -EINVAL also for a NULL @filter,
+ * -ENOENT for patterns that leave no function.
+ */
+int register_fprobe(struct fprobe *fp, const char *filter,
+		    const char *notfilter)
+{
+	unsigned long *ips;
+	unsigned int nr;
+	int ret;
+
+	if (!fp || !filter)
+		return -EINVAL;
+	ret = fprobe_check(fp);
+	if (ret)
+		return ret;
+	ips = fprobe_filter_ips(filter, notfilter, &nr);
+	if (IS_ERR(ips))
+		return PTR_ERR(ips);
+	ret = nr ? fprobe_register(fp, ips, nr) : -ENOENT;
+	kfree(ips);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_fprobe);
+
+/**
+ * fprobe_is_registered - is a probe registered?
+ * @fp: the probe, or NULL
+ *
+ * Return: true from a successful registration until it is unregistered.
+ */
+bool fprobe_is_registered(struct fprobe *fp)
+{
+	return fp && READ_ONCE(fp->id);
+}
+EXPORT_SYMBOL_GPL(fprobe_is_registered);
+
+/**
+ * unregister_fprobe - take a probe off its functions
+ * @fp: a registered probe
+ *
+ * Once this returns neither handler of @fp runs again, not even the exit
+ * handler of a call that entered before, and @fp may be freed.  May
+ * sleep.
+ *
+ * Return: 0, or -EINVAL if @fp is not registered.
+ */
+int unregister_fprobe(struct fprobe *fp)
+{
+	struct fprobe_cut cut = { };
+
+	if (!fp)
+		return -EINVAL;
+	guard(mutex)(&fprobe_mutex);
+	if (!fp->id)
+		return -EINVAL;
+	cut.id = fp->id;
+	fprobe_cut(fprobe_kind_of(fp), &cut);
+	WRITE_ONCE(fp->id, 0);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(unregister_fprobe);
+
+static bool fprobe_in_module(unsigned long ip, void *mod)
+{
+	return within_module(ip, mod);
+}
+
+static bool fprobe_in_module_init(unsigned long ip, void *mod)
+{
+	return within_module_init(ip, mod);
+}
+
+/*
+ * A module's functions leave every probe when it goes, and its init
+ * functions when it is live (their text is freed next): their addresses
+ * may hold other functions later.  The probes stay registered.
+ */
+static int fprobe_module_notify(struct notifier_block *nb,
+				unsigned long state, void *data)
+{
+	struct fprobe_cut cut = { .arg = data };
+	enum fprobe_kind kind;
+
+	if (state == MODULE_STATE_GOING)
+		cut.gone = fprobe_in_module;
+	else if (state == MODULE_STATE_LIVE)
+		cut.gone = fprobe_in_module_init;
+	else
+		return NOTIFY_DONE;
+	guard(mutex)(&fprobe_mutex);
+	for (kind = 0; kind < FPROBE_KINDS; kind++)
+		fprobe_cut(kind, &cut);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block fprobe_module_nb = {
+	.notifier_call	= fprobe_module_notify,
+	/* Before the core forgets the module's sites. */
+	.priority	= 1,
+};
+
+static int __init fprobe_init(void)
+{
+	return register_module_notifier(&fprobe_module_nb);
+}
+core_initcall(fprobe_init);

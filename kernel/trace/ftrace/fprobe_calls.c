@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fprobe's call paths.
+ *
+ * Probes without exit handlers are called from fprobe_entry_ops, a plain
+ * ftrace_ops on their sites: no frame on the shadow stack.  Probes with
+ * exit handlers are called from fprobe_graph_ops, a user of the function
+ * graph.  Its entry callback reserves one block on the call's frame for
+ * the probes of the site, and each probe that takes the call leaves a
+ * header there (its id and the size of its storage) followed by its
+ * storage; the return callback walks the headers and calls the exit
+ * handler of each probe still on the site.  A probe that was
+ * unregistered meanwhile is no longer on the site, and is not called:
+ * the block names it by id, which no later probe reuses.
+ *
+ * Both paths run with preemption off and hold the recursion lock of the
+ * function hooks; the tables they read are freed only after a wait for
+ * every CPU to leave them (fprobe.h).
+ */
+#include <linux/fprobe.h>
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/trace_recursion.h>
+
+#include "fgraph.h"
+#include "fprobe.h"
+
+/* A call the probes from @from on at @site did not see. */
+static void fprobe_miss(struct fprobe_site *site, unsigned int from)
+{
+	unsigned int i;
+
+	for (i = from; i < site->nr; i++) {
+		struct fprobe *fp = READ_ONCE(site->at[i].fp);
+
+		if (fp && !fprobe_disabled(fp))
+			fp->nmissed++;
+	}
+}
+
+/* A call of @ip that no probe of @kind saw. */
+static void fprobe_miss_ip(enum fprobe_kind kind, unsigned long ip)
+{
+	struct fprobe_site *site;
+
+	preempt_disable_notrace();
+	site = fprobe_site_find(fprobe_table(kind), ip);
+	if (site)
+		fprobe_miss(site, 0);
+	preempt_enable_notrace();
+}
+
+/*
+ * A handler shared with kprobes runs as a kprobe would: never inside
+ * one.  Return: false if a kprobe runs, and the call is missed.
+ */
+static bool fprobe_kprobe_begin(struct fprobe *fp)
+{
+	if (kprobe_running()) {
+		fp->nmissed++;
+		return false;
+	}
+	kprobe_busy_begin();
+	return true;
+}
+
+static noinline int fprobe_call_entry_shared(struct fprobe *fp,
+					     unsigned long ip,
+					     unsigned long ret_ip,
+					     struct ftrace_regs *fregs,
+					     void *data)
+{
+	int ret = 0;
+
+	if (!fprobe_kprobe_begin(fp))
+		return 1;
+	if (fp->entry_handler)
+		ret = fp->entry_handler(fp, ip, ret_ip, fregs, data);
+	kprobe_busy_end();
+	return ret;
+}
+
+/* Return: 0 if the probe takes the call (its exit handler is due). */
+static __always_inline int fprobe_call_entry(struct fprobe *fp,
+					     unsigned long ip,
+					     unsigned long ret_ip,
+					     struct ftrace_regs *fregs,
+					     void *data)
+{
+	if (unlikely(fprobe_shared_with_kprobes(fp)))
+		return fprobe_call_entry_shared(fp, ip, ret_ip, fregs, data);
+	if (!fp->entry_handler)
+		return 0;
+	return fp->entry_handler(fp, ip, ret_ip, fregs, data);
+}
+
+static __always_inline void fprobe_call_exit(struct fprobe *fp,
+					     unsigned long ip,
+					     unsigned long ret_ip,
+					     struct ftrace_regs *fregs,
+					     void *data)
+{
+	if (likely(!fprobe_shared_with_kprobes(fp))) {
+		fp->exit_handler(fp, ip, ret_ip, fregs, data);
+	} else if (fprobe_kprobe_begin(fp)) {
+		fp->exit_handler(fp, ip, ret_ip, fregs, data);
+		kprobe_busy_end();
+	}
+}
+
+/* fprobe_entry_ops' function: the entry handlers of the site of @ip. */
+static void fprobe_ops_func(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fprobe_site *site;
+	unsigned int i;
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		fprobe_miss_ip(FPROBE_ENTRY, ip);
+		return;
+	}
+	site = fprobe_site_find(fprobe_table(FPROBE_ENTRY), ip);
+	for (i = 0; site && i < site->nr; i++) {
+		struct fprobe *fp = READ_ONCE(site->at[i].fp);
+
+		if (fp && !fprobe_disabled(fp))
+			fprobe_call_entry(fp, ip, parent_ip, fregs, NULL);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+struct ftrace_ops fprobe_entry_ops = {
+	.func	= fprobe_ops_func,
+	.flags	= FTRACE_OPS_FL_SAVE_ARGS,
+};
+
+/*
+ * fprobe_graph_ops' entry: the entry handlers of the probes that have
+ * room in the block, each leaving its header there if it takes the call.
+ */
+static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
+			      struct fgraph_ops *gops,
+			      struct ftrace_regs *fregs)
+{
+	unsigned long ip = trace->func, ret_ip, *block = NULL;
+	struct fprobe_site *site;
+	unsigned int i, n = 0;
+
+	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
+	if (!site)
+		return 0;
+	if (site->nr_fit)
+		block = fgraph_reserve_data(gops->idx, site->block * sizeof(long));
+	if (!block) {
+		fprobe_miss(site, 0);
+		return 0;
+	}
+	ret_ip = fgraph_call_frame(trace)->ret;
+	for (i = 0; i < site->nr_fit; i++) {
+		const struct fprobe_at *at = &site->at[i];
+		struct fprobe *fp = READ_ONCE(at->fp);
+
+		if (!fp || fprobe_disabled(fp) ||
+		    fprobe_call_entry(fp, ip, ret_ip, fregs,
+				      at->words ? &block[n + 1] : NULL))
+			continue;
+		block[n] = fprobe_hdr(at->id, at->words);
+		n += 1 + at->words;
+	}
+	fprobe_miss(site, site->nr_fit);
+	if (n < site->block)
+		block[n] = 0;
+	return n != 0;
+}
+
+/*
+ * The probe of @site with @id, looked for from *@from on: a block lists
+ * its probes in the site's order, and a site keeps its probes' order.
+ */
+static struct fprobe *fprobe_site_probe(struct fprobe_site *site, u64 id,
+					unsigned int *from)
+{
+	unsigned int i;
+
+	for (i = *from; i < site->nr; i++) {
+		if (site->at[i].id == id) {
+			*from = i + 1;
+			return READ_ONCE(site->at[i].fp);
+		}
+	}
+	return NULL;
+}
+
+/* fprobe_graph_ops' return: the exit handlers the block names. */
+static void fprobe_graph_return(struct ftrace_graph_ret *trace,
+				struct fgraph_ops *gops,
+				struct ftrace_regs *fregs)
+{
+	unsigned long ip = trace->func, *block;
+	unsigned int n, words, from = 0;
+	struct fprobe_site *site;
+	int size;
+
+	block = fgraph_retrieve_data(gops->idx, &size);
+	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
+	if (!block || !site)
+		return;
+	words = size / sizeof(long);
+	for (n = 0; n < words && block[n]; n += 1 + fprobe_hdr_words(block[n])) {
+		struct fprobe *fp = fprobe_site_probe(site, fprobe_hdr_id(block[n]),
+						      &from);
+
+		if (fp && !fprobe_disabled(fp))
+			fprobe_call_exit(fp, ip,
+					 ftrace_regs_get_instruction_pointer(fregs),
+					 fregs,
+					 fprobe_hdr_words(block[n]) ? &block[n + 1] : NULL);
+	}
+}
+
+struct fgraph_ops fprobe_graph_ops = {
+	.entryfunc	= fprobe_graph_entry,
+	.retfunc	= fprobe_graph_return,
+};
+
+/* The function graph could not offer fprobe_graph_ops a call of @func. */
+void fprobe_graph_missed(struct fgraph_ops *gops, unsigned long func)
+{
+	fprobe_miss_ip(FPROBE_EXIT, func);
+}
