@@ -11,29 +11,10 @@
 #include "../trace.h"
 #include "fgraph_frames.h"
 
-/*
- * The first word of the frame below stack position @pos (the task's
- * curr_ret_stack, or the first word of the frame above), or -1.
- */
+/* Out of line for the walks that are not on a call's path. */
 int fgraph_frame_below(unsigned long *stack, int pos)
 {
-	unsigned long word, tag;
-	int start;
-
-	if (!stack || pos <= FGRAPH_RET_WORDS || pos > FGRAPH_VARS)
-		return -1;
-	word = READ_ONCE(stack[pos - 1]);
-	tag = fgf_tag(word);
-	if (tag == FGW_DATA)
-		start = pos - 1 - (int)FIELD_GET(FGW_DIST, word);
-	else if (tag == FGW_OPEN || tag == FGW_CLOSED)
-		start = pos - 1 - FGRAPH_RET_WORDS;
-	else
-		return -1;
-	if (start < 0 || start + FGRAPH_RET_WORDS >= pos)
-		return -1;
-	tag = fgf_tag(READ_ONCE(stack[start + FGRAPH_RET_WORDS]));
-	return tag == FGW_OPEN || tag == FGW_CLOSED ? start : -1;
+	return fgf_frame_below(stack, pos);
 }
 
 /**
@@ -87,24 +68,35 @@ void *fgraph_reserve_data(int idx, int size_bytes)
  */
 void *fgraph_retrieve_data(int idx, int *size_bytes)
 {
+	unsigned int words;
+	void *data = fgf_retrieve(idx, &words);
+
+	if (data && size_bytes)
+		*size_bytes = words * sizeof(unsigned long);
+	return data;
+}
+
+/*
+ * fgf_retrieve() when the data of @idx is not on top: walk the returning
+ * frame's data words down to its frame word.
+ */
+unsigned long *fgraph_retrieve_below(int idx, unsigned int *words)
+{
 	unsigned long *stack = current->ret_stack;
 	int pos = current->curr_ret_stack;
-	int start = fgraph_frame_below(stack, pos);
+	int start = fgf_frame_below(stack, pos);
+	unsigned long word;
 
 	if (start < 0)
 		return NULL;
 	while (pos - 1 > start + FGRAPH_RET_WORDS) {
-		unsigned long word = stack[pos - 1];
-		int words = FIELD_GET(FGW_WORDS, word);
-
+		word = stack[pos - 1];
+		*words = FIELD_GET(FGW_WORDS, word);
 		if (fgf_tag(word) != FGW_DATA)
 			return NULL;
-		if (FIELD_GET(FGW_SLOT, word) == idx) {
-			if (size_bytes)
-				*size_bytes = words * sizeof(unsigned long);
-			return &stack[pos - 1 - words];
-		}
-		pos -= words + 1;
+		if (FIELD_GET(FGW_SLOT, word) == idx)
+			return &stack[pos - 1 - *words];
+		pos -= *words + 1;
 	}
 	return NULL;
 }

@@ -72,26 +72,54 @@ static inline unsigned long fgf_tag(unsigned long word)
 	return FIELD_GET(FGW_TAG, word);
 }
 
+/*
+ * The first word of the frame below stack position @pos (the task's
+ * curr_ret_stack, or the first word of the frame above), or -1.
+ */
+static __always_inline int fgf_frame_below(unsigned long *stack, int pos)
+{
+	unsigned long word, tag;
+	int start;
+
+	if (!stack || pos <= FGRAPH_RET_WORDS || pos > FGRAPH_VARS)
+		return -1;
+	word = READ_ONCE(stack[pos - 1]);
+	tag = fgf_tag(word);
+	if (tag == FGW_DATA)
+		start = pos - 1 - (int)FIELD_GET(FGW_DIST, word);
+	else if (tag == FGW_OPEN || tag == FGW_CLOSED)
+		start = pos - 1 - FGRAPH_RET_WORDS;
+	else
+		return -1;
+	if (start < 0 || start + FGRAPH_RET_WORDS >= pos)
+		return -1;
+	tag = fgf_tag(READ_ONCE(stack[start + FGRAPH_RET_WORDS]));
+	return tag == FGW_OPEN || tag == FGW_CLOSED ? start : -1;
+}
+
 int fgraph_frame_below(unsigned long *stack, int pos);
 
 /*
  * The first word of the current task's top frame (below stack position
  * @pos) if its frame word is tagged @tag, or -1; *@word is set to the
  * frame word.  Most frames carry no data: their frame word is the top
- * word, and no walk is needed.
+ * word.  Otherwise the top word is a data word, which says how far down
+ * the frame begins.
  */
 static __always_inline int fgf_top_frame(unsigned long *stack, int pos,
 					 unsigned long tag, unsigned long *word)
 {
 	int start;
 
-	if (likely(stack && pos > FGRAPH_RET_WORDS && pos <= FGRAPH_VARS)) {
-		*word = stack[pos - 1];
-		if (likely(fgf_tag(*word) == tag))
-			return pos - 1 - FGRAPH_RET_WORDS;
-	}
-	start = fgraph_frame_below(stack, pos);
-	if (start < 0)
+	if (unlikely(!stack || pos <= FGRAPH_RET_WORDS || pos > FGRAPH_VARS))
+		return -1;
+	*word = stack[pos - 1];
+	if (likely(fgf_tag(*word) == tag))
+		return pos - 1 - FGRAPH_RET_WORDS;
+	if (fgf_tag(*word) != FGW_DATA)
+		return -1;
+	start = pos - 1 - (int)FIELD_GET(FGW_DIST, *word);
+	if (start < 0 || start + FGRAPH_RET_WORDS >= pos - 1)
 		return -1;
 	*word = stack[start + FGRAPH_RET_WORDS];
 	return fgf_tag(*word) == tag ? start : -1;
@@ -110,6 +138,53 @@ static __always_inline void fgf_put_top(unsigned long *stack, int top, unsigned 
 	WRITE_ONCE(current->curr_ret_stack, top);
 	barrier();
 	WRITE_ONCE(stack[top - 1], word);
+}
+
+/*
+ * For the entry callback of a user in this folder: fgraph_reserve_data()
+ * of @words words (1 to 63) on the frame of @trace, the open frame the
+ * entry path gave the callback, which needs no looking for.  One
+ * reservation per user and call.
+ */
+static __always_inline unsigned long *
+fgraph_call_reserve(struct ftrace_graph_ent *trace, int idx, unsigned int words)
+{
+	unsigned long *stack = current->ret_stack;
+	int pos = current->curr_ret_stack;
+	int start = (unsigned long *)fgraph_call_frame(trace) - stack;
+
+	if (unlikely(pos + words + 1 > FGRAPH_VARS)) {
+		atomic_inc(&current->trace_overrun);
+		return NULL;
+	}
+	fgf_put_top(stack, pos + words + 1, FIELD_PREP(FGW_TAG, FGW_DATA) |
+		    FIELD_PREP(FGW_SLOT, idx) | FIELD_PREP(FGW_WORDS, words) |
+		    FIELD_PREP(FGW_DIST, pos + words - start));
+	return &stack[pos];
+}
+
+unsigned long *fgraph_retrieve_below(int idx, unsigned int *words);
+
+/*
+ * fgraph_retrieve_data(), its size in words, inline for users in this
+ * folder: the data of the last user that reserved on the returning
+ * frame is on top of the stack, and needs no walk.
+ */
+static __always_inline unsigned long *fgf_retrieve(int idx, unsigned int *words)
+{
+	unsigned long *stack = current->ret_stack;
+	int pos = current->curr_ret_stack;
+	unsigned long word;
+
+	if (likely(stack && pos > FGRAPH_RET_WORDS + 1 && pos <= FGRAPH_VARS)) {
+		word = stack[pos - 1];
+		*words = FIELD_GET(FGW_WORDS, word);
+		if (likely(fgf_tag(word) == FGW_DATA &&
+			   FIELD_GET(FGW_SLOT, word) == idx &&
+			   pos - 1 - (int)*words > FGRAPH_RET_WORDS))
+			return &stack[pos - 1 - *words];
+	}
+	return fgraph_retrieve_below(idx, words);
 }
 
 /**
