@@ -22,18 +22,24 @@
 #include <linux/kprobes.h>
 #include <linux/trace_recursion.h>
 
-#include "fgraph.h"
+#include "fgraph_frames.h"
 #include "fprobe.h"
 
+/* Is @fp, read from a site, on and enabled? */
+static __always_inline bool fprobe_on(struct fprobe *fp)
+{
+	return fp && !(READ_ONCE(fp->flags) & FPROBE_FL_DISABLED);
+}
+
 /* A call the probes from @from on at @site did not see. */
-static void fprobe_miss(struct fprobe_site *site, unsigned int from)
+static noinline void fprobe_miss(struct fprobe_site *site, unsigned int from)
 {
 	unsigned int i;
 
 	for (i = from; i < site->nr; i++) {
 		struct fprobe *fp = READ_ONCE(site->at[i].fp);
 
-		if (fp && !fprobe_disabled(fp))
+		if (fprobe_on(fp))
 			fp->nmissed++;
 	}
 }
@@ -125,7 +131,7 @@ static void fprobe_ops_func(unsigned long ip, unsigned long parent_ip,
 	for (i = 0; site && i < site->nr; i++) {
 		struct fprobe *fp = READ_ONCE(site->at[i].fp);
 
-		if (fp && !fprobe_disabled(fp))
+		if (fprobe_on(fp))
 			fprobe_call_entry(fp, ip, parent_ip, fregs, NULL);
 	}
 	ftrace_test_recursion_unlock(bit);
@@ -149,11 +155,11 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 	unsigned int i, n = 0;
 
 	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
-	if (!site)
+	if (unlikely(!site))
 		return 0;
-	if (site->nr_fit)
-		block = fgraph_reserve_data(gops->idx, site->block * sizeof(long));
-	if (!block) {
+	if (likely(site->nr_fit))
+		block = fgraph_call_reserve(trace, gops->idx, site->block);
+	if (unlikely(!block)) {
 		fprobe_miss(site, 0);
 		return 0;
 	}
@@ -162,14 +168,15 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 		const struct fprobe_at *at = &site->at[i];
 		struct fprobe *fp = READ_ONCE(at->fp);
 
-		if (!fp || fprobe_disabled(fp) ||
+		if (!fprobe_on(fp) ||
 		    fprobe_call_entry(fp, ip, ret_ip, fregs,
 				      at->words ? &block[n + 1] : NULL))
 			continue;
 		block[n] = fprobe_hdr(at->id, at->words);
 		n += 1 + at->words;
 	}
-	fprobe_miss(site, site->nr_fit);
+	if (unlikely(site->nr_fit < site->nr))
+		fprobe_miss(site, site->nr_fit);
 	if (n < site->block)
 		block[n] = 0;
 	return n != 0;
@@ -179,8 +186,8 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
  * The probe of @site with @id, looked for from *@from on: a block lists
  * its probes in the site's order, and a site keeps its probes' order.
  */
-static struct fprobe *fprobe_site_probe(struct fprobe_site *site, u64 id,
-					unsigned int *from)
+static __always_inline struct fprobe *
+fprobe_site_probe(struct fprobe_site *site, u64 id, unsigned int *from)
 {
 	unsigned int i;
 
@@ -198,25 +205,24 @@ static void fprobe_graph_return(struct ftrace_graph_ret *trace,
 				struct fgraph_ops *gops,
 				struct ftrace_regs *fregs)
 {
-	unsigned long ip = trace->func, *block;
+	unsigned long ip = trace->func, ret_ip, hdr, *block;
 	unsigned int n, words, from = 0;
 	struct fprobe_site *site;
-	int size;
 
-	block = fgraph_retrieve_data(gops->idx, &size);
-	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
-	if (!block || !site)
+	block = fgf_retrieve(gops->idx, &words);
+	if (unlikely(!block))
 		return;
-	words = size / sizeof(long);
-	for (n = 0; n < words && block[n]; n += 1 + fprobe_hdr_words(block[n])) {
-		struct fprobe *fp = fprobe_site_probe(site, fprobe_hdr_id(block[n]),
+	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
+	if (unlikely(!site))
+		return;
+	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
+	for (n = 0; n < words && (hdr = block[n]); n += 1 + fprobe_hdr_words(hdr)) {
+		struct fprobe *fp = fprobe_site_probe(site, fprobe_hdr_id(hdr),
 						      &from);
 
-		if (fp && !fprobe_disabled(fp))
-			fprobe_call_exit(fp, ip,
-					 ftrace_regs_get_instruction_pointer(fregs),
-					 fregs,
-					 fprobe_hdr_words(block[n]) ? &block[n + 1] : NULL);
+		if (fprobe_on(fp))
+			fprobe_call_exit(fp, ip, ret_ip, fregs,
+					 fprobe_hdr_words(hdr) ? &block[n + 1] : NULL);
 	}
 }
 
