@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite fprobe: fprobe's tables, registry and call paths
+ * (fprobe_sites.c, fprobe.c, fprobe_calls.c).
+ *
+ *  - tables: sites added and cut, the sites a change leaves shared, the
+ *    sites a cut loses, a table that grows to thousands of sites, and
+ *    the probes that have room in a call's block;
+ *  - an entry probe sees the function's site, its caller and arguments;
+ *    an exit probe its return value, its caller and the storage its
+ *    entry handler filled; a declined call has no exit;
+ *  - probes of both kinds on one function, each leaving alone;
+ *  - nmissed: a handler that calls a probed function (both kinds), a
+ *    function whose probes do not fit in the block, a full stack;
+ *  - disabled probes are neither called nor counted;
+ *  - kprobe-shared handlers do not run inside a kprobe;
+ *  - unregistering while a task sleeps in a probed call: no exit handler
+ *    afterwards, and the probe can be freed at once;
+ *  - unregistering short of memory still takes the probe out;
+ *  - probes of both kinds come and go while another task calls their
+ *    functions: none is called once unregistered;
+ *  - bad input: each a clean error, with nothing left hooked, and the
+ *    caller's patterns and arrays left as they were.
+ *
+ * This file is instrumented: its fpb_tracee*() functions are hooked.
+ */
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/fprobe.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "../fprobe.h"
+#include "../records.h"
+
+/* The tracees: barrier() keeps the compiler from dropping the calls. */
+static noinline __noclone int fpb_tracee(int x)
+{
+	barrier();
+	return x + 1;
+}
+
+static noinline __noclone int fpb_tracee2(int x)
+{
+	barrier();
+	return x * 2;
+}
+
+static noinline __noclone int fpb_deep(int n)
+{
+	int depth;
+
+	if (!n)
+		return 0;
+	depth = fpb_deep(n - 1);
+	barrier();
+	return depth + 1;
+}
+
+struct fpb_probe {
+	struct fprobe fp;
+	atomic_t entries;
+	atomic_t exits;
+	int decline;			/* entry handlers return this */
+	int (*nested)(int x);		/* the entry handler calls this */
+	unsigned long ip, ret_ip;	/* what the last entry saw */
+	unsigned long arg0;
+	unsigned long exit_ip, exit_ret_ip, retval;
+	bool data_ok;			/* the last exit found its storage */
+	bool data_null;			/* the last entry had none */
+};
+
+static int fpb_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+		     struct ftrace_regs *fregs, void *data)
+{
+	struct fpb_probe *p = container_of(fp, struct fpb_probe, fp);
+
+	atomic_inc(&p->entries);
+	p->ip = ip;
+	p->ret_ip = ret_ip;
+	p->arg0 = ftrace_regs_get_argument(fregs, 0);
+	p->data_null = !data;
+	if (data)
+		memset(data, 0x5a, fp->entry_data_size);
+	if (p->nested)
+		p->nested(1);
+	return p->decline;
+}
+
+static void fpb_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+		     struct ftrace_regs *fregs, void *data)
+{
+	struct fpb_probe *p = container_of(fp, struct fpb_probe, fp);
+
+	atomic_inc(&p->exits);
+	p->exit_ip = ip;
+	p->exit_ret_ip = ret_ip;
+	p->retval = ftrace_regs_get_return_value(fregs);
+	p->data_ok = data && !memchr_inv(data, 0x5a, fp->entry_data_size);
+}
+
+static void fpb_unregister_action(void *data)
+{
+	unregister_fprobe(data);
+}
+
+/* A probe, unregistered and freed at the end of the case. */
+static struct fpb_probe *fpb_probe(struct kunit *test, bool entry, bool exit,
+				   size_t data)
+{
+	struct fpb_probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->fp.entry_handler = entry ? fpb_entry : NULL;
+	p->fp.exit_handler = exit ? fpb_exit : NULL;
+	p->fp.entry_data_size = data;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							fpb_unregister_action,
+							&p->fp), 0);
+	return p;
+}
+
+static int fpb_register(struct fpb_probe *p, void *func)
+{
+	unsigned long ip = (unsigned long)func;
+
+	return register_fprobe_ips(&p->fp, &ip, 1);
+}
+
+/* Is @func's site hooked by some ops (enabled_functions lists it)? */
+static bool fpb_hooked(void *func)
+{
+	unsigned long ip = ftrace_location((unsigned long)func);
+	struct dyn_ftrace *rec;
+
+	guard(rcu)();
+	rec = frec_lookup(ip, ip);
+	return rec && ftrace_rec_count(rec);
+}
+
+/* ---- tables ---- */
+
+static struct fprobe fpb_fake[3];
+
+static void fpb_table_free_action(void *t)
+{
+	fprobe_table_free(t, NULL);
+}
+
+/* A table with probes added on fake addresses: sites, sharing, cuts. */
+static void fpb_table_test(struct kunit *test)
+{
+	static const unsigned long a_ips[] = { 0x1000, 0x2000, 0x3000 };
+	static const unsigned long b_ips[] = { 0x2000, 0x4000 };
+	struct fprobe_cut cut = { .id = 1 };
+	struct fprobe_table *t1, *t2, *t3;
+	struct fprobe_site *s;
+	unsigned long lost[4];
+
+	fpb_fake[0].id = 1;
+	fpb_fake[1].id = 2;
+	t1 = fprobe_table_add(NULL, &fpb_fake[0], a_ips, 3);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t1));
+	t2 = fprobe_table_add(t1, &fpb_fake[1], b_ips, 2);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t2));
+	KUNIT_EXPECT_EQ(test, t2->count, 4);
+	/* Untouched sites are shared, touched ones copied. */
+	KUNIT_EXPECT_PTR_EQ(test, fprobe_site_find(t2, 0x1000),
+			    fprobe_site_find(t1, 0x1000));
+	s = fprobe_site_find(t2, 0x2000);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_PTR_NE(test, s, fprobe_site_find(t1, 0x2000));
+	KUNIT_EXPECT_EQ(test, s->nr, 2);
+	KUNIT_EXPECT_EQ(test, s->at[0].id, 1);
+	KUNIT_EXPECT_EQ(test, s->at[1].id, 2);
+	KUNIT_EXPECT_NULL(test, fprobe_site_find(t2, 0x5000));
+	fprobe_table_free(t1, t2);
+
+	/* Cutting probe 1 loses the sites only it had. */
+	KUNIT_EXPECT_TRUE(test, fprobe_table_cuts(t2, &cut));
+	t3 = fprobe_table_cut(t2, &cut);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t3));
+	KUNIT_EXPECT_EQ(test, t3->count, 2);
+	KUNIT_EXPECT_EQ(test, fprobe_table_lost(t2, t3, lost), 2);
+	KUNIT_EXPECT_EQ(test, lost[0] + lost[1], 0x1000UL + 0x3000UL);
+	KUNIT_EXPECT_EQ(test, fprobe_site_find(t3, 0x2000)->nr, 1);
+	KUNIT_EXPECT_EQ(test, fprobe_site_find(t3, 0x2000)->at[0].id, 2);
+	fprobe_table_free(t2, t3);
+	KUNIT_EXPECT_FALSE(test, fprobe_table_cuts(t3, &cut));
+	fprobe_table_free(t3, NULL);
+}
+
+/* A table of many sites finds each of them, and no other. */
+static void fpb_table_grow_test(struct kunit *test)
+{
+	const unsigned int nr = 5000;
+	struct fprobe_table *t;
+	unsigned long *ips;
+	unsigned int i;
+
+	ips = kunit_kmalloc_array(test, nr, sizeof(*ips), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ips);
+	for (i = 0; i < nr; i++)
+		ips[i] = 0xffffffff81000000UL + 16 * i;
+	fpb_fake[0].id = 7;
+	t = fprobe_table_add(NULL, &fpb_fake[0], ips, nr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							fpb_table_free_action,
+							t), 0);
+	KUNIT_EXPECT_EQ(test, t->count, nr);
+	KUNIT_EXPECT_GE(test, t->mask + 1, 2 * nr);
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ(test, fprobe_site_find(t, ips[i])->ip, ips[i]);
+	KUNIT_EXPECT_NULL(test, fprobe_site_find(t, ips[0] + 8));
+}
+
+/* Exit probes of a site share a block of 32 words, oldest first. */
+static void fpb_table_fit_test(struct kunit *test)
+{
+	static const unsigned long ip = 0x1000;
+	struct fprobe_table *t = NULL, *n;
+	struct fprobe_site *s;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		fpb_fake[i].id = 10 + i;
+		fpb_fake[i].exit_handler = fpb_exit;
+		fpb_fake[i].entry_data_size = MAX_FPROBE_DATA_SIZE - i;
+		n = fprobe_table_add(t, &fpb_fake[i], &ip, 1);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(n));
+		fprobe_table_free(t, n);
+		t = n;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							fpb_table_free_action,
+							t), 0);
+	s = fprobe_site_find(t, ip);
+	KUNIT_EXPECT_EQ(test, s->nr, 3);
+	KUNIT_EXPECT_EQ(test, s->nr_fit, 2);
+	KUNIT_EXPECT_EQ(test, s->block, FPROBE_BLOCK_WORDS);
+	KUNIT_EXPECT_EQ(test, s->at[0].words, MAX_FPROBE_DATA_SIZE_WORD);
+}
+
+/* ---- calls ---- */
+
+/* An entry probe: the site, the caller, the arguments; no storage. */
+static void fpb_entry_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, true, false, 8);
+	char name[KSYM_SYMBOL_LEN];
+
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee), 0);
+	KUNIT_EXPECT_TRUE(test, fprobe_is_registered(&p->fp));
+	KUNIT_EXPECT_EQ(test, fpb_tracee(41), 42);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+	KUNIT_EXPECT_EQ(test, p->ip, ftrace_location((unsigned long)fpb_tracee));
+	KUNIT_EXPECT_EQ(test, p->arg0, 41UL);
+	KUNIT_EXPECT_TRUE(test, p->data_null);
+	sprint_symbol_no_offset(name, p->ret_ip);
+	KUNIT_EXPECT_STREQ(test, name, "fpb_entry_test");
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&p->fp));
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+	fpb_tracee(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+}
+
+/* An exit probe: the return value, the caller, the entry's storage. */
+static void fpb_exit_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, true, true, 16);
+	int depth = current->curr_ret_stack;
+	char name[KSYM_SYMBOL_LEN];
+
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee2), 0);
+	KUNIT_EXPECT_EQ(test, fpb_tracee2(21), 42);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	KUNIT_EXPECT_EQ(test, p->retval, 42UL);
+	KUNIT_EXPECT_EQ(test, p->exit_ip, p->ip);
+	KUNIT_EXPECT_EQ(test, p->exit_ret_ip, p->ret_ip);
+	KUNIT_EXPECT_TRUE(test, p->data_ok);
+	sprint_symbol_no_offset(name, p->exit_ret_ip);
+	KUNIT_EXPECT_STREQ(test, name, "fpb_exit_test");
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
+
+	/* Declined: no exit, and not a miss. */
+	p->decline = 1;
+	fpb_tracee2(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	KUNIT_EXPECT_EQ(test, p->fp.nmissed, 0);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee2));
+}
+
+/* Probes of both kinds on one function; each leaves the other working. */
+static void fpb_shared_site_test(struct kunit *test)
+{
+	struct fpb_probe *a = fpb_probe(test, true, false, 0);
+	struct fpb_probe *b = fpb_probe(test, true, true, 8);
+	struct fpb_probe *c = fpb_probe(test, false, true, 0);
+
+	KUNIT_ASSERT_EQ(test, fpb_register(a, fpb_tracee), 0);
+	KUNIT_ASSERT_EQ(test, fpb_register(b, fpb_tracee), 0);
+	KUNIT_ASSERT_EQ(test, register_fprobe(&c->fp, "fpb_tracee*", NULL), 0);
+	fpb_tracee(0);
+	fpb_tracee2(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->exits), 1);
+	KUNIT_EXPECT_TRUE(test, b->data_ok);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->exits), 2);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&b->fp), 0);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->exits), 3);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
+	KUNIT_EXPECT_TRUE(test, fpb_hooked(fpb_tracee));
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&c->fp), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee2));
+}
+
+/* A handler that calls a probed function misses that call. */
+static void fpb_recursion_test(struct kunit *test)
+{
+	static const char * const syms[] = { "fpb_tracee", "fpb_tracee2" };
+	struct fpb_probe *e = fpb_probe(test, true, false, 0);
+	struct fpb_probe *x = fpb_probe(test, true, true, 0);
+
+	e->nested = fpb_tracee2;
+	KUNIT_ASSERT_EQ(test, register_fprobe_syms(&e->fp, (const char **)syms,
+						   2), 0);
+	/*
+	 * The recursion lock lets one nested call through (it may be an
+	 * interrupt whose context is not counted yet): the handler runs
+	 * for it, and the call it makes in turn is missed.
+	 */
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->entries), 2);
+	KUNIT_EXPECT_EQ(test, e->fp.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&e->fp), 0);
+
+	/* The same through the function graph, for a probe with an exit. */
+	x->nested = fpb_tracee2;
+	KUNIT_ASSERT_EQ(test, register_fprobe_syms(&x->fp, (const char **)syms,
+						   2), 0);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->exits), 2);
+	KUNIT_EXPECT_EQ(test, x->fp.nmissed, 1);
+}
+
+/* Exit probes that do not fit in a call's block miss every call. */
+static void fpb_no_room_test(struct kunit *test)
+{
+	struct fpb_probe *p[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		p[i] = fpb_probe(test, true, true, MAX_FPROBE_DATA_SIZE);
+		KUNIT_ASSERT_EQ(test, fpb_register(p[i], fpb_tracee), 0);
+	}
+	fpb_tracee(0);
+	fpb_tracee(0);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&p[i]->exits), 2);
+		KUNIT_EXPECT_TRUE(test, p[i]->data_ok);
+		KUNIT_EXPECT_EQ(test, p[i]->fp.nmissed, 0);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&p[2]->entries), 0);
+	KUNIT_EXPECT_EQ(test, p[2]->fp.nmissed, 2);
+
+	/* The first goes: the third has room now. */
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p[0]->fp), 0);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p[2]->exits), 1);
+	KUNIT_EXPECT_TRUE(test, p[2]->data_ok);
+}
+
+/* Calls that find the shadow stack full miss their exits, counted. */
+static void fpb_stack_full_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, false, true, 0);
+	int exits;
+
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_deep), 0);
+	KUNIT_EXPECT_EQ(test, fpb_deep(200), 200);
+	exits = atomic_read(&p->exits);
+	KUNIT_EXPECT_GT(test, exits, 10);
+	KUNIT_EXPECT_LT(test, exits, 201);
+	KUNIT_EXPECT_EQ(test, p->fp.nmissed, 201 - exits);
+}
+
+/* Disabled probes are neither called nor counted as missing a call. */
+static void fpb_disable_test(struct kunit *test)
+{
+	struct fpb_probe *e = fpb_probe(test, true, false, 0);
+	struct fpb_probe *x = fpb_probe(test, true, true, 0);
+
+	KUNIT_ASSERT_EQ(test, fpb_register(e, fpb_tracee), 0);
+	KUNIT_ASSERT_EQ(test, fpb_register(x, fpb_tracee), 0);
+	disable_fprobe(&e->fp);
+	disable_fprobe(&x->fp);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->entries), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->entries), 0);
+	KUNIT_EXPECT_EQ(test, e->fp.nmissed + x->fp.nmissed, 0);
+	enable_fprobe(&e->fp);
+	enable_fprobe(&x->fp);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->exits), 1);
+}
+
+/* A handler shared with kprobes does not run while a kprobe runs. */
+static void fpb_kprobe_shared_test(struct kunit *test)
+{
+	struct fpb_probe *s = fpb_probe(test, true, true, 0);
+	struct fpb_probe *o = fpb_probe(test, true, false, 0);
+
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		kunit_skip(test, "needs kprobes");
+	s->fp.flags = FPROBE_FL_KPROBE_SHARED;
+	KUNIT_ASSERT_EQ(test, fpb_register(s, fpb_tracee), 0);
+	KUNIT_ASSERT_EQ(test, fpb_register(o, fpb_tracee), 0);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->exits), 1);
+
+	kprobe_busy_begin();
+	fpb_tracee(0);
+	kprobe_busy_end();
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->entries), 1);
+	KUNIT_EXPECT_EQ(test, s->fp.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&o->entries), 2);
+}
+
+struct fpb_sleeper {
+	struct completion entered, leave;
+	struct task_struct *task;
+};
+
+static noinline __noclone void fpb_tracee_sleep(struct fpb_sleeper *s)
+{
+	barrier();
+	complete(&s->entered);
+	wait_for_completion(&s->leave);
+}
+
+static int fpb_sleeper_fn(void *data)
+{
+	fpb_tracee_sleep(data);
+	return 0;
+}
+
+/*
+ * Unregistered while a call sleeps inside: the exit handler is not
+ * called when it returns, and the probe was freed before (KASAN would
+ * see the exit path read it).
+ */
+static void fpb_unregister_sleeping_test(struct kunit *test)
+{
+	struct fpb_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct fpb_probe *watch = fpb_probe(test, false, true, 0);
+	struct fpb_sleeper s;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->fp.entry_handler = fpb_entry;
+	p->fp.exit_handler = fpb_exit;
+	p->fp.entry_data_size = 8;
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_sleep), 0);
+	/* Another exit probe on the function sees the return. */
+	KUNIT_ASSERT_EQ(test, fpb_register(watch, fpb_tracee_sleep), 0);
+	init_completion(&s.entered);
+	init_completion(&s.leave);
+	s.task = kthread_run(fpb_sleeper_fn, &s, "fpb_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s.task));
+	get_task_struct(s.task);
+	wait_for_completion(&s.entered);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	kfree(p);
+	complete(&s.leave);
+	kthread_stop(s.task);
+	put_task_struct(s.task);
+	KUNIT_EXPECT_EQ(test, atomic_read(&watch->exits), 1);
+}
+
+/* While active, fprobe's tables cannot grow. */
+static struct fprobe_table *fpb_no_table(unsigned int count)
+{
+	return NULL;
+}
+
+/* Unregistering short of memory still takes the probe out at once. */
+static void fpb_unregister_nomem_test(struct kunit *test)
+{
+	struct fpb_probe *a = fpb_probe(test, true, true, 0);
+	struct fpb_probe *b = fpb_probe(test, true, true, 0);
+
+	KUNIT_ASSERT_EQ(test, fpb_register(a, fpb_tracee), 0);
+	KUNIT_ASSERT_EQ(test, fpb_register(b, fpb_tracee), 0);
+	kunit_activate_static_stub(test, fprobe_table_alloc, fpb_no_table);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->exits), 1);
+	/* Nor can a new probe be registered. */
+	KUNIT_EXPECT_EQ(test, fpb_register(a, fpb_tracee2), -ENOMEM);
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&a->fp));
+	kunit_deactivate_static_stub(test, fprobe_table_alloc);
+
+	/* Memory again: the cleared probe leaves the table with the next. */
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&b->fp), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(fprobe_tables[FPROBE_EXIT]));
+}
+
+/*
+ * Bad input: clean errors, nothing hooked, the input left as it was.
+ * The names are in read-only memory: fprobe must not sort them in place.
+ */
+static void fpb_bad_input_test(struct kunit *test)
+{
+	static const char * const unknown[] = {
+		"fpb_tracee2", "fpb_no_such_fn", "fpb_tracee",
+	};
+	static const char * const twice[] = {
+		"fpb_tracee2", "fpb_tracee", "fpb_tracee2",
+	};
+	struct fpb_probe *p = fpb_probe(test, true, true, 0);
+	struct fprobe none = { };
+	unsigned long ips[2];
+	int base = 0;
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), -EINVAL);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_fprobe(&none, "fpb_tracee", NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_fprobe(&p->fp, NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_fprobe(&p->fp, "fpb_no_such_fn*", NULL),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, register_fprobe(&p->fp, "fpb_tracee*",
+					      "fpb_tracee*"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, register_fprobe_syms(&p->fp, (const char **)twice,
+						   0), -EINVAL);
+	ips[0] = (unsigned long)&base;
+	KUNIT_EXPECT_EQ(test, register_fprobe_ips(&p->fp, ips, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_fprobe_ips(&p->fp, NULL, 1), -EINVAL);
+	p->fp.entry_data_size = MAX_FPROBE_DATA_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, fpb_register(p, fpb_tracee), -E2BIG);
+	p->fp.entry_data_size = 0;
+	KUNIT_EXPECT_EQ(test, register_fprobe_syms(&p->fp, (const char **)unknown,
+						   3), -ENOENT);
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&p->fp));
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee2));
+
+	/* Named twice, unsorted: probed once each. */
+	KUNIT_ASSERT_EQ(test, register_fprobe_syms(&p->fp, (const char **)twice,
+						   3), 0);
+	KUNIT_EXPECT_EQ(test, register_fprobe(&p->fp, "fpb_tracee", NULL), -EBUSY);
+	fpb_tracee2(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+
+	/* Addresses, twice and by site: the caller's array is unchanged. */
+	KUNIT_ASSERT_EQ(test, unregister_fprobe(&p->fp), 0);
+	ips[0] = (unsigned long)fpb_tracee;
+	ips[1] = ftrace_location(ips[0]);
+	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&p->fp, ips, 2), 0);
+	KUNIT_EXPECT_EQ(test, ips[0], (unsigned long)fpb_tracee);
+	fpb_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
+}
+
+struct fpb_churn {
+	struct fprobe fp;
+	atomic_t calls;
+	atomic_t late;		/* calls after unregister_fprobe() returned */
+	bool gone;
+};
+
+static int fpb_churn_entry(struct fprobe *fp, unsigned long ip,
+			   unsigned long ret_ip, struct ftrace_regs *fregs,
+			   void *data)
+{
+	struct fpb_churn *c = container_of(fp, struct fpb_churn, fp);
+
+	atomic_inc(&c->calls);
+	if (READ_ONCE(c->gone))
+		atomic_inc(&c->late);
+	if (data)
+		*(unsigned long *)data = ip;
+	return 0;
+}
+
+static void fpb_churn_exit(struct fprobe *fp, unsigned long ip,
+			   unsigned long ret_ip, struct ftrace_regs *fregs,
+			   void *data)
+{
+	struct fpb_churn *c = container_of(fp, struct fpb_churn, fp);
+
+	if (READ_ONCE(c->gone) || (data && *(unsigned long *)data != ip))
+		atomic_inc(&c->late);
+}
+
+static int fpb_caller_fn(void *data)
+{
+	while (!kthread_should_stop()) {
+		fpb_tracee(0);
+		fpb_tracee2(0);
+		cond_resched();
+	}
+	return 0;
+}
+
+#define FPB_CHURN_ROUNDS	60
+
+/*
+ * Probes of both kinds come and go, two at a time on the same functions,
+ * while another task calls them: no handler runs once
+ * unregister_fprobe() has returned for its probe, and every exit finds
+ * the storage its own entry filled.
+ */
+static void fpb_churn_test(struct kunit *test)
+{
+	static const char * const syms[] = { "fpb_tracee", "fpb_tracee2" };
+	struct fpb_churn *c = kunit_kcalloc(test, FPB_CHURN_ROUNDS, sizeof(*c),
+					    GFP_KERNEL);
+	struct task_struct *caller;
+	int i, calls = 0, late = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	caller = kthread_run(fpb_caller_fn, NULL, "fpb_caller");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(caller));
+	for (i = 0; i < FPB_CHURN_ROUNDS; i++) {
+		c[i].fp.entry_handler = fpb_churn_entry;
+		c[i].fp.exit_handler = i % 3 ? fpb_churn_exit : NULL;
+		c[i].fp.entry_data_size = (i % 4) * sizeof(long);
+		if (register_fprobe_syms(&c[i].fp, (const char **)syms, 2))
+			break;
+		usleep_range(500, 1000);
+		if (i) {
+			unregister_fprobe(&c[i - 1].fp);
+			WRITE_ONCE(c[i - 1].gone, true);
+		}
+	}
+	if (i)
+		unregister_fprobe(&c[i - 1].fp);
+	msleep(20);
+	kthread_stop(caller);
+	KUNIT_EXPECT_EQ(test, i, FPB_CHURN_ROUNDS);
+	for (i = 0; i < FPB_CHURN_ROUNDS; i++) {
+		calls += atomic_read(&c[i].calls);
+		late += atomic_read(&c[i].late);
+	}
+	KUNIT_EXPECT_GT(test, calls, 0);
+	KUNIT_EXPECT_EQ(test, late, 0);
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+}
+
+static struct kunit_case fpb_cases[] = {
+	KUNIT_CASE(fpb_table_test),
+	KUNIT_CASE(fpb_table_grow_test),
+	KUNIT_CASE(fpb_table_fit_test),
+	KUNIT_CASE(fpb_entry_test),
+	KUNIT_CASE(fpb_exit_test),
+	KUNIT_CASE(fpb_shared_site_test),
+	KUNIT_CASE(fpb_recursion_test),
+	KUNIT_CASE(fpb_no_room_test),
+	KUNIT_CASE(fpb_stack_full_test),
+	KUNIT_CASE(fpb_disable_test),
+	KUNIT_CASE(fpb_kprobe_shared_test),
+	KUNIT_CASE(fpb_unregister_sleeping_test),
+	KUNIT_CASE(fpb_unregister_nomem_test),
+	KUNIT_CASE(fpb_bad_input_test),
+	KUNIT_CASE_SLOW(fpb_churn_test),
+	{}
+};
+
+static struct kunit_suite fpb_suite = {
+	.name = "fprobe",
+	.test_cases = fpb_cases,
+};
+
+kunit_test_suite(fpb_suite);
+
+MODULE_DESCRIPTION("KUnit tests for fprobe's tables and paths");
+MODULE_LICENSE("GPL");
