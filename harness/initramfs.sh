@@ -40,6 +40,12 @@ done
 rm -f "$root/bin/stat"
 cp "$root/usr/bin/stat" "$root/bin/stat"
 
+# Our own user-space test programs (guest-src/NAME.c, one program a
+# file), static so that they need nothing in the guest: /usr/bin/NAME.
+for prog in "$here"/guest-src/*.c; do
+	gcc -static -O2 -Wall -Wextra -o "$root/usr/bin/$(basename "$prog" .c)" "$prog"
+done
+
 # Modules, stripped of DWARF (BTF stays: it is not a debug section).
 make -s -C "$src" O="$build" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 \
 	modules_install >/dev/null
