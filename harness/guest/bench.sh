@@ -4,7 +4,8 @@
 # its ns per call (= instructions per call under QEMU -icount shift=0),
 # then the code update of a tracer switch, per site, then the function
 # graph's rows (fgraph_bench.ko): calls through the function_graph tracer
-# and through one and two graph users, and the shadow stacks' memory.
+# and through one and two graph users, and the shadow stacks' memory;
+# last the probes' rows (fprobe_bench.ko): fprobe, kprobe and kretprobe.
 out=$1
 exec >"$out" 2>&1
 calls=100000
@@ -99,7 +100,41 @@ stack_rows() {
 	kill $pids
 	wait
 }
+# fprobe_bench.ko's tracee under one probe per row: an fprobe on it alone
+# (entry; entry and exit; the same with 16 bytes of entry data), a kprobe
+# on its ftrace site, a kretprobe, and an fprobe on every traceable
+# function (entry; entry and exit).  A run fails (NA) unless the
+# handlers saw every call.  Each probe is registered once for both
+# passes (one code update over all sites is seconds under TCG), and
+# these rows come last, the all-functions ones at the very end: a probe
+# that takes the guest down then costs only the rows after it.
+fpb=/sys/module/fprobe_bench/parameters
+fprobe_row() {
+	if ! insmod "$fpbmod" mode=$2; then
+		echo "@@bench $1 NA $calls"
+		return
+	fi
+	for pass in 1 2; do
+		if echo $calls > $fpb/run; then
+			echo "@@bench $1 $(cat $fpb/last_ns) $calls"
+		else
+			echo "@@bench $1 NA $calls"
+			echo "$1: entries $(cat $fpb/entries) exits $(cat $fpb/exits)"
+		fi
+	done
+	rmmod fprobe_bench
+}
+fprobe_rows() {
+	fprobe_row fprobe_entry entry
+	fprobe_row fprobe_entry_exit entry_exit
+	fprobe_row fprobe_entry_exit_data16 entry_exit_data16
+	fprobe_row kprobe_on_ftrace kprobe
+	fprobe_row kretprobe kretprobe
+	fprobe_row fprobe_all_functions all_entry
+	fprobe_row fprobe_all_functions_entry_exit all_entry_exit
+}
 fgbmod=$(find /lib/modules/"$(uname -r)" -name fgraph_bench.ko)
+fpbmod=$(find /lib/modules/"$(uname -r)" -name fprobe_bench.ko)
 echo "@@guest $(uname -r)"
 for pass in 1 2; do
 	row "nr_ops_relevant=0" nr_ops_relevant=0
@@ -114,4 +149,5 @@ for pass in 1 2; do
 	fgraph_rows
 done
 stack_rows
+fprobe_rows
 echo "@@done"
