@@ -31,6 +31,12 @@ static __always_inline bool fprobe_on(struct fprobe *fp)
 	return fp && !(READ_ONCE(fp->flags) & FPROBE_FL_DISABLED);
 }
 
+/* Does @fp share its handlers with kprobes (FPROBE_FL_KPROBE_SHARED)? */
+static __always_inline bool fprobe_kshared(struct fprobe *fp)
+{
+	return fp->flags & FPROBE_FL_KPROBE_SHARED;
+}
+
 /* A call the probes from @from on at @site did not see. */
 static noinline void fprobe_miss(struct fprobe_site *site, unsigned int from)
 {
@@ -93,7 +99,7 @@ static __always_inline int fprobe_call_entry(struct fprobe *fp,
 					     struct ftrace_regs *fregs,
 					     void *data)
 {
-	if (unlikely(fprobe_shared_with_kprobes(fp)))
+	if (unlikely(fprobe_kshared(fp)))
 		return fprobe_call_entry_shared(fp, ip, ret_ip, fregs, data);
 	if (!fp->entry_handler)
 		return 0;
@@ -106,7 +112,7 @@ static __always_inline void fprobe_call_exit(struct fprobe *fp,
 					     struct ftrace_regs *fregs,
 					     void *data)
 {
-	if (likely(!fprobe_shared_with_kprobes(fp))) {
+	if (likely(!fprobe_kshared(fp))) {
 		fp->exit_handler(fp, ip, ret_ip, fregs, data);
 	} else if (fprobe_kprobe_begin(fp)) {
 		fp->exit_handler(fp, ip, ret_ip, fregs, data);
@@ -114,7 +120,10 @@ static __always_inline void fprobe_call_exit(struct fprobe *fp,
 	}
 }
 
-/* fprobe_entry_ops' function: the entry handlers of the site of @ip. */
+/*
+ * fprobe_entry_ops' function: the entry handlers of the site of @ip,
+ * under the recursion lock the function graph takes the same way.
+ */
 static void fprobe_ops_func(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -122,8 +131,8 @@ static void fprobe_ops_func(unsigned long ip, unsigned long parent_ip,
 	unsigned int i;
 	int bit;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0) {
+	bit = fgraph_trylock(ip, parent_ip);
+	if (unlikely(bit < 0)) {
 		fprobe_miss_ip(FPROBE_ENTRY, ip);
 		return;
 	}
@@ -134,7 +143,7 @@ static void fprobe_ops_func(unsigned long ip, unsigned long parent_ip,
 		if (fprobe_on(fp))
 			fprobe_call_entry(fp, ip, parent_ip, fregs, NULL);
 	}
-	ftrace_test_recursion_unlock(bit);
+	fgraph_unlock(bit);
 }
 
 struct ftrace_ops fprobe_entry_ops = {
@@ -143,27 +152,17 @@ struct ftrace_ops fprobe_entry_ops = {
 };
 
 /*
- * fprobe_graph_ops' entry: the entry handlers of the probes that have
- * room in the block, each leaving its header there if it takes the call.
+ * The entry handlers of the probes of @site that have room in @block,
+ * each leaving its header there if it takes the call.  Return: whether
+ * one did.
  */
-static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
-			      struct fgraph_ops *gops,
-			      struct ftrace_regs *fregs)
+static noinline int fprobe_enter_each(struct fprobe_site *site,
+				      unsigned long *block, unsigned long ip,
+				      unsigned long ret_ip,
+				      struct ftrace_regs *fregs)
 {
-	unsigned long ip = trace->func, ret_ip, *block = NULL;
-	struct fprobe_site *site;
 	unsigned int i, n = 0;
 
-	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
-	if (unlikely(!site))
-		return 0;
-	if (likely(site->nr_fit))
-		block = fgraph_call_reserve(trace, gops->idx, site->block);
-	if (unlikely(!block)) {
-		fprobe_miss(site, 0);
-		return 0;
-	}
-	ret_ip = fgraph_call_frame(trace)->ret;
 	for (i = 0; i < site->nr_fit; i++) {
 		const struct fprobe_at *at = &site->at[i];
 		struct fprobe *fp = READ_ONCE(at->fp);
@@ -175,11 +174,46 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 		block[n] = fprobe_hdr(at->id, at->words);
 		n += 1 + at->words;
 	}
-	if (unlikely(site->nr_fit < site->nr))
+	if (site->nr_fit < site->nr)
 		fprobe_miss(site, site->nr_fit);
 	if (n < site->block)
 		block[n] = 0;
 	return n != 0;
+}
+
+/*
+ * fprobe_graph_ops' entry: reserve the call's block, and offer the call
+ * to the probes of its site.  Most sites have one probe: its header goes
+ * in first, so that nothing is live across its handler.
+ */
+static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
+			      struct fgraph_ops *gops,
+			      struct ftrace_regs *fregs)
+{
+	unsigned long ip = trace->func, ret_ip, *block = NULL;
+	const struct fprobe_at *at;
+	struct fprobe_site *site;
+	struct fprobe *fp;
+
+	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
+	if (unlikely(!site))
+		return 0;
+	if (likely(site->nr_fit))
+		block = fgraph_call_reserve(trace, gops->idx, site->block);
+	if (unlikely(!block)) {
+		fprobe_miss(site, 0);
+		return 0;
+	}
+	ret_ip = fgraph_call_frame(trace)->ret;
+	if (unlikely(site->nr != 1))
+		return fprobe_enter_each(site, block, ip, ret_ip, fregs);
+	at = &site->at[0];
+	fp = READ_ONCE(at->fp);
+	if (!fprobe_on(fp))
+		return 0;
+	block[0] = fprobe_hdr(at->id, at->words);
+	return !fprobe_call_entry(fp, ip, ret_ip, fregs,
+				  at->words ? &block[1] : NULL);
 }
 
 /*
@@ -200,22 +234,15 @@ fprobe_site_probe(struct fprobe_site *site, u64 id, unsigned int *from)
 	return NULL;
 }
 
-/* fprobe_graph_ops' return: the exit handlers the block names. */
-static void fprobe_graph_return(struct ftrace_graph_ret *trace,
-				struct fgraph_ops *gops,
-				struct ftrace_regs *fregs)
+/* The exit handlers of the probes @block names, of its @words words. */
+static noinline void fprobe_exit_each(struct fprobe_site *site,
+				      unsigned long *block, unsigned int words,
+				      unsigned long ip, unsigned long ret_ip,
+				      struct ftrace_regs *fregs)
 {
-	unsigned long ip = trace->func, ret_ip, hdr, *block;
-	unsigned int n, words, from = 0;
-	struct fprobe_site *site;
+	unsigned int n, from = 0;
+	unsigned long hdr;
 
-	block = fgf_retrieve(gops->idx, &words);
-	if (unlikely(!block))
-		return;
-	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
-	if (unlikely(!site))
-		return;
-	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
 	for (n = 0; n < words && (hdr = block[n]); n += 1 + fprobe_hdr_words(hdr)) {
 		struct fprobe *fp = fprobe_site_probe(site, fprobe_hdr_id(hdr),
 						      &from);
@@ -224,6 +251,36 @@ static void fprobe_graph_return(struct ftrace_graph_ret *trace,
 			fprobe_call_exit(fp, ip, ret_ip, fregs,
 					 fprobe_hdr_words(hdr) ? &block[n + 1] : NULL);
 	}
+}
+
+/*
+ * fprobe_graph_ops' return: the exit handlers the block names, straight
+ * to the one probe of a site that has one.
+ */
+static void fprobe_graph_return(struct ftrace_graph_ret *trace,
+				struct fgraph_ops *gops,
+				struct ftrace_regs *fregs)
+{
+	unsigned long ip = trace->func, ret_ip, *block;
+	struct fprobe_site *site;
+	unsigned int words, data;
+	struct fprobe *fp;
+
+	block = fgf_retrieve(gops->idx, &words);
+	if (unlikely(!block))
+		return;
+	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
+	if (unlikely(!site))
+		return;
+	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
+	data = fprobe_hdr_words(block[0]);
+	if (unlikely(site->nr != 1 || !block[0] || words != 1 + data)) {
+		fprobe_exit_each(site, block, words, ip, ret_ip, fregs);
+		return;
+	}
+	fp = READ_ONCE(site->at[0].fp);
+	if (site->at[0].id == fprobe_hdr_id(block[0]) && fprobe_on(fp))
+		fprobe_call_exit(fp, ip, ret_ip, fregs, data ? &block[1] : NULL);
 }
 
 struct fgraph_ops fprobe_graph_ops = {
