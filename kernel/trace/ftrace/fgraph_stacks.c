@@ -23,6 +23,7 @@
  * the stack is freed after grace periods that no task or CPU passes
  * inside those paths.  ftrace_lock orders giving with taking back.
  */
+#include <kunit/static_stub.h>
 #include <linux/cpuhotplug.h>
 #include <linux/ftrace.h>
 #include <linux/rcupdate.h>
@@ -56,9 +57,13 @@ static unsigned long fgs_retry_delay = FGS_RETRY_FIRST;
 static void fgs_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(fgs_reap_work, fgs_reap_fn);
 
-static unsigned long *fgs_alloc(void)
+/* A stack, counted; KUnit may make it fail (fgraph_stacks_kunit.c). */
+unsigned long *fgraph_stack_alloc(void)
 {
-	unsigned long *stack = kzalloc(SHADOW_STACK_SIZE, GFP_KERNEL);
+	unsigned long *stack;
+
+	KUNIT_STATIC_STUB_REDIRECT(fgraph_stack_alloc);
+	stack = kzalloc(SHADOW_STACK_SIZE, GFP_KERNEL);
 
 	if (stack)
 		atomic_long_inc(&fgs_nr_stacks);
@@ -103,7 +108,7 @@ void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
 	if (!ftrace_graph_active)
 		return;
 	if (!stack) {
-		stack = fgs_alloc();
+		stack = fgraph_stack_alloc();
 		if (!stack)
 			return;
 		atomic_long_inc(&fgs_nr_idle);
@@ -128,7 +133,7 @@ void ftrace_graph_init_task(struct task_struct *t)
 	t->curr_ret_depth = -1;
 	if (!ftrace_graph_active)
 		return;
-	stack = fgs_alloc();
+	stack = fgraph_stack_alloc();
 	if (stack)
 		fgs_give(t, stack);
 }
@@ -205,7 +210,7 @@ static int fgs_give_tasks(void)
 
 	do {
 		for (nr = 0; nr < FTRACE_RETSTACK_ALLOC_SIZE; nr++) {
-			pool[nr] = fgs_alloc();
+			pool[nr] = fgraph_stack_alloc();
 			if (!pool[nr])
 				break;
 		}

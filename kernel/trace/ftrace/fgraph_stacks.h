@@ -15,6 +15,9 @@
 int fgraph_stacks_get(void);
 void fgraph_stacks_put(void);
 
+/* fgraph_stacks.c's allocator: a zeroed stack, counted, or NULL. */
+unsigned long *fgraph_stack_alloc(void);
+
 /* The stacks allocated now; *@idle: how many of them are idle tasks'. */
 long fgraph_stacks_nr(long *idle);
 

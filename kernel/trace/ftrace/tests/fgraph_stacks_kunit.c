@@ -9,11 +9,14 @@
  *  - once the last user has left, the stack of a task that has
  *    returned from every hooked call is taken back, and the stack of a
  *    task asleep inside a hooked call is kept until it has returned;
- *  - the counts of fgraph_stacks follow, down to the idle tasks' stacks.
+ *  - the counts of fgraph_stacks follow, down to the idle tasks' stacks;
+ *  - a first user that cannot have stacks for every task is refused,
+ *    and leaves nothing: no user, and the stacks it got taken back.
  *
  * The graph user hooks one function, fsk_tracee(), which a kthread of
  * the suite sleeps in.  This file is instrumented, for that function.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
@@ -224,10 +227,56 @@ static void fsk_back_again_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, current->ret_stack);
 }
 
+/* While active, the first stack is allocated and every later one fails. */
+static atomic_t fsk_allocs;
+
+static unsigned long *fsk_alloc_once(void)
+{
+	struct kunit *test = kunit_get_current_test();
+	unsigned long *stack;
+
+	if (atomic_inc_return(&fsk_allocs) > 1)
+		return NULL;
+	kunit_deactivate_static_stub(test, fgraph_stack_alloc);
+	stack = fgraph_stack_alloc();
+	kunit_activate_static_stub(test, fgraph_stack_alloc, fsk_alloc_once);
+	return stack;
+}
+
+/*
+ * A first user for whose stacks memory runs out: -ENOMEM, nothing of it
+ * registered, the stack it got taken back; the next user registers.
+ */
+static void fsk_nomem_test(struct kunit *test)
+{
+	struct fsk_sleeper s;
+
+	atomic_set(&fsk_allocs, 0);
+	kunit_activate_static_stub(test, fgraph_stack_alloc, fsk_alloc_once);
+	KUNIT_EXPECT_EQ(test, fsk_register(test), -ENOMEM);
+	kunit_deactivate_static_stub(test, fgraph_stack_alloc);
+	KUNIT_EXPECT_GE(test, atomic_read(&fsk_allocs), 2);
+	ftrace_free_filter(&fsk_gops.ops);
+
+	/* Nothing hooked: the sleeper enters unseen. */
+	fsk_start_sleeper(test, &s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fsk_entries), 0);
+	fsk_end_sleeper(&s);
+	fgraph_stacks_reap_sync();
+	KUNIT_EXPECT_NULL(test, current->ret_stack);
+	fsk_expect_nr(test, 0);
+
+	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
+	KUNIT_EXPECT_EQ(test, fsk_tasks_without(), 0);
+	fsk_unregister();
+	fgraph_stacks_reap_sync();
+}
+
 static struct kunit_case fsk_cases[] = {
 	KUNIT_CASE_SLOW(fsk_every_task_test),
 	KUNIT_CASE_SLOW(fsk_taken_back_test),
 	KUNIT_CASE_SLOW(fsk_back_again_test),
+	KUNIT_CASE_SLOW(fsk_nomem_test),
 	{}
 };
 
