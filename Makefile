@@ -13,12 +13,13 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn series bench check docs clean
+.PHONY: help setup prepare run test nodyn stress series bench check docs clean
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
 	@echo "              CASES='kunit:* ftracetest:ftrace/*' runs only the matching cases"
 	@echo "make nodyn    build and boot a kernel with function tracing but no dynamic ftrace (harness/test-plan-nodyn)"
+	@echo "make stress   build and boot the stress kernel (KASAN, kmemleak, lockdep, fault injection) and run harness/test-plan-stress"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
 	@echo "make check    checkpatch --strict over the series' own files"
@@ -49,6 +50,12 @@ nodyn: prepare
 	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-nodyn/arch/x86/boot/bzImage \
 		--initrd $(OUT)/initrd-nodyn.cpio.gz --out $(OUT)/test-nodyn \
 		--plan $(H)/test-plan-nodyn --shards 1
+
+stress: prepare
+	$(call build_flavour,stress)
+	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-stress/arch/x86/boot/bzImage \
+		--initrd $(OUT)/initrd-stress.cpio.gz --out $(OUT)/test-stress \
+		--plan $(H)/test-plan-stress --shards 1
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series

@@ -9,6 +9,9 @@ set -euo pipefail
 src=$(realpath "$1") build=$(realpath -m "$2") flavour=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
 frags=("$here/configs/base.config" "$here/configs/$flavour.config")
+# The stress kernel is the test kernel with more checkers.
+[ "$flavour" = stress ] &&
+	frags=("$here/configs/base.config" "$here/configs/test.config" "$here/configs/stress.config")
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=("$EXTRA_CONFIG")
 
 mkdir -p "$build"

@@ -1,0 +1,86 @@
+# Allocations failing on purpose (/proc/self/fail-nth, with failslab and
+# fail_page_alloc armed for sleeping allocations): a write of several
+# functions to set_ftrace_filter and to set_graph_function, and loading
+# ftrace_hits.ko (ftrace_set_filter() and register_ftrace_function() in
+# its init), are driven through every allocation they make.  Each
+# attempt either succeeds whole or fails with nothing changed: the file
+# reads as before, no module is left, no function is hooked.  kmemleak,
+# at the end of the plan, sees the rest.
+. ./lib.sh
+D=/sys/kernel/debug
+[ -e /proc/self/fail-nth ] && [ -d $D/failslab ] || unsupported "no fault injection"
+for f in failslab fail_page_alloc; do
+	echo 0 > $D/$f/ignore-gfp-wait
+	echo 0 > $D/$f/verbose
+done
+reset_tracing
+
+# One write of "$2" to file $1 with its $3rd allocation failing.  Prints
+# "done" if the allocations ran out before the $3rd.
+write_nth() {
+	(
+		echo "$3" > /proc/self/fail-nth
+		echo "$2" >> "$1"
+		read -r left < /proc/self/fail-nth
+		[ "$left" = 0 ] || echo done
+	) 2>/dev/null
+}
+
+check_file() { # file word limit
+	f=$1 word=$2
+	echo vfs_read > $f
+	echo "$word" >> $f
+	want=$(cat $f)
+	[ "$(echo "$want" | wc -l)" -gt 1 ] || fail "$f: '$word' adds nothing"
+	n=1
+	while [ $n -le "$3" ]; do
+		echo vfs_read > $f
+		before=$(cat $f)
+		r=$(write_nth $f "$word" $n)
+		after=$(cat $f)
+		[ "$after" = "$before" ] || [ "$after" = "$want" ] ||
+			fail "$f, allocation $n failing: half a change ($(echo "$after" | wc -l) lines)"
+		[ "$r" = done ] && break
+		n=$((n + 1))
+	done
+	echo > $f
+	echo "$f: $n allocations"
+}
+
+# Words by line of available_filter_functions: no walk of every record
+# per attempt, which under KASAN would make the case minutes longer.
+words=$(grep -n '^vfs_' $T/available_filter_functions | head -n 8 | cut -d: -f1 | tr '\n' ' ')
+[ -n "$words" ] || fail "no vfs_ functions"
+check_file $T/set_ftrace_filter "$words" 1000
+# set_graph_function takes names only: one glob, one walk an attempt.
+check_file $T/set_graph_function 'vfs_*' 1000
+
+# Loading ftrace_hits with its nth allocation failing (failnth_insmod:
+# only the kernel's work of the load counts).
+ko=$(find /lib/modules/"$(uname -r)" -name ftrace_hits.ko)
+[ -n "$ko" ] || fail "no ftrace_hits.ko"
+n=1
+while [ $n -le 1000 ]; do
+	r=$(failnth_insmod $n "$ko" 'filter=vfs_*')
+	if [ -d /sys/module/ftrace_hits ]; then
+		grep -q '^vfs_read ' $T/enabled_functions || fail "loaded, vfs_read not hooked ($n)"
+		rmmod ftrace_hits || fail "rmmod ($n)"
+	fi
+	grep -q '^vfs_' $T/enabled_functions && fail "failed load $n ($r) left functions hooked"
+	case "$r" in
+	*passed) break ;;
+	loaded*|refused*) ;;
+	*) fail "failnth_insmod $n: $r" ;;
+	esac
+	n=$((n + 1))
+done
+case "$r" in
+loaded*passed) ;;
+*) fail "module load never got through its allocations ($n: $r)" ;;
+esac
+echo "module load: $((n - 1)) allocations"
+for f in failslab fail_page_alloc; do
+	echo 1 > $D/$f/ignore-gfp-wait
+done
+reset_tracing
+exit 0
