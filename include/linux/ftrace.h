@@ -788,7 +788,9 @@ bool is_ftrace_trampoline(unsigned long addr);
  * The rest stand alone: IPMODIFY, an ops that may change the ip holds
  * the site; DISABLED, the site may not be touched (its module is not
  * ready, or the function was discarded); TOUCHED, some ops traced it
- * since boot; MODIFIED, an IPMODIFY or direct ops has been on it.
+ * since boot; MODIFIED, an IPMODIFY or direct ops has been on it;
+ * BAD, the site did not hold what its record said or could not be
+ * patched, and no update touches it again (ftrace_bug()).
  */
 enum {
 	FTRACE_FL_ENABLED	= (1UL << 31),
@@ -804,9 +806,10 @@ enum {
 	FTRACE_FL_CALL_OPS_EN	= (1UL << 21),
 	FTRACE_FL_TOUCHED	= (1UL << 20),
 	FTRACE_FL_MODIFIED	= (1UL << 19),
+	FTRACE_FL_BAD		= (1UL << 18),
 };
 
-#define FTRACE_REF_MAX_SHIFT	19
+#define FTRACE_REF_MAX_SHIFT	18
 #define FTRACE_REF_MAX		((1UL << FTRACE_REF_MAX_SHIFT) - 1)
 
 #define ftrace_rec_count(rec)	((rec)->flags & FTRACE_REF_MAX)

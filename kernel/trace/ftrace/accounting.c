@@ -300,7 +300,7 @@ static struct dyn_ftrace *facct_only_in(struct ftrace_func_entry *entry,
 	if (without && ftrace_lookup_ip(without, entry->ip))
 		return NULL;
 	rec = facct_rec_at(entry->ip);
-	if (!rec || (rec->flags & FTRACE_FL_DISABLED))
+	if (!rec || (rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_BAD)))
 		return NULL;
 	return rec;
 }

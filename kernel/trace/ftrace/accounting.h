@@ -21,10 +21,12 @@ struct ftrace_hash;
 /*
  * Is @rec out of every update?  The sites of discarded weak functions
  * are disabled at boot, but one that tracing had already enabled is
- * still counted until it is turned off.
+ * still counted until it is turned off.  A bad site is out for good.
  */
 static inline bool facct_rec_ignored(const struct dyn_ftrace *rec)
 {
+	if (rec->flags & FTRACE_FL_BAD)
+		return true;
 	return (rec->flags & FTRACE_FL_DISABLED) &&
 	       !(rec->flags & FTRACE_FL_ENABLED);
 }

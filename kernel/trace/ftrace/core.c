@@ -82,8 +82,9 @@ static void fcore_first_nops(struct module *mod)
 		if (unlikely(ftrace_is_dead()))
 			return;
 		rec->flags = flags;
-		if (patch && !fcall_init_nop(mod, rec))
-			return;
+		/* A site that refuses its NOP is marked BAD, and left. */
+		if (patch)
+			fcall_init_nop(mod, rec);
 	}
 }
 

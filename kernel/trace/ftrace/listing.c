@@ -176,7 +176,7 @@ static bool flist_want(struct dyn_ftrace *rec, void *arg)
 
 	switch (f->kind) {
 	case FLIST_ENABLED:
-		return rec->flags & FTRACE_FL_ENABLED;
+		return rec->flags & (FTRACE_FL_ENABLED | FTRACE_FL_BAD);
 	case FLIST_TOUCHED:
 		return rec->flags & FTRACE_FL_TOUCHED;
 	default:
@@ -272,25 +272,34 @@ bool flist_print_name(struct seq_file *m, struct dyn_ftrace *rec)
 	return named;
 }
 
+void flist_show_state(struct seq_file *m, struct dyn_ftrace *rec)
+{
+	unsigned long flags = rec->flags;
+
+	seq_printf(m, " (%ld)%s%s%s%s%s", ftrace_rec_count(rec),
+		   flags & FTRACE_FL_REGS ? " R" : "  ",
+		   flags & FTRACE_FL_IPMODIFY ? " I" : "  ",
+		   flags & FTRACE_FL_DIRECT ? " D" : "  ",
+		   flags & FTRACE_FL_CALL_OPS ? " O" : "  ",
+		   flags & FTRACE_FL_MODIFIED ? " M " : "   ");
+	/* A bad site calls nothing we know of: say so, and only that. */
+	if (flags & FTRACE_FL_BAD)
+		seq_puts(m, "\tBAD: site refused, not traced");
+	else
+		flist_show_callees(m, rec);
+}
+
 static int flist_show(struct seq_file *m, void *v)
 {
 	struct flist_file *f = m->private;
 	struct dyn_ftrace *rec = f->walk.rec;
-	unsigned long flags = rec->flags;
 
 	if (f->kind == FLIST_ADDRS)
 		seq_printf(m, "%lx ", rec->ip);
 
 	if (flist_print_name(m, rec) &&
-	    (f->kind == FLIST_ENABLED || f->kind == FLIST_TOUCHED)) {
-		seq_printf(m, " (%ld)%s%s%s%s%s", ftrace_rec_count(rec),
-			   flags & FTRACE_FL_REGS ? " R" : "  ",
-			   flags & FTRACE_FL_IPMODIFY ? " I" : "  ",
-			   flags & FTRACE_FL_DIRECT ? " D" : "  ",
-			   flags & FTRACE_FL_CALL_OPS ? " O" : "  ",
-			   flags & FTRACE_FL_MODIFIED ? " M " : "   ");
-		flist_show_callees(m, rec);
-	}
+	    (f->kind == FLIST_ENABLED || f->kind == FLIST_TOUCHED))
+		flist_show_state(m, rec);
 	seq_putc(m, '\n');
 	return 0;
 }

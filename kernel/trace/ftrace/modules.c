@@ -43,6 +43,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
+#include "accounting.h"
 #include "code_update.h"
 #include "dispatch.h"
 #include "hash.h"
@@ -399,15 +400,16 @@ void ftrace_module_enable(struct module *mod)
 			continue;
 		}
 		rec->flags &= ~FTRACE_FL_DISABLED;
+		/* A site that refused its first NOP stays out. */
+		if (facct_rec_ignored(rec))
+			continue;
 		fmod_account(rec);
 		if (!live || !ftrace_rec_count(rec))
 			continue;
+		/* A site that fails is marked BAD; the others go on. */
 		err = __ftrace_replace_code(rec, true);
-		if (err) {
-			/* ftrace_bug() stops ftrace: leave the rest alone. */
+		if (err)
 			ftrace_bug(err, rec);
-			break;
-		}
 	}
 	if (live)
 		ftrace_arch_code_modify_post_process();

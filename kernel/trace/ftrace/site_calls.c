@@ -16,8 +16,9 @@
  *
  * The arch code drives the update through ftrace_test_record(),
  * ftrace_update_record() and the ftrace_get_addr_*() pair, and reports
- * a site it could not patch with ftrace_bug().  All of it runs under
- * ftrace_lock, or inside the update the lock holder started.
+ * a site it could not patch with ftrace_bug(), which marks it BAD: it
+ * is left as it is, and the update goes on with the others.  All of it
+ * runs under ftrace_lock, or inside the update the lock holder started.
  */
 #include <linux/ftrace.h>
 #include <linux/printk.h>
@@ -286,8 +287,8 @@ int __ftrace_replace_code(struct dyn_ftrace *rec, bool enable)
 }
 
 /*
- * One site at a time, for arches that have no batch of their own: the
- * first failure is reported and ends the update.
+ * One site at a time, for arches that have no batch of their own: a
+ * site that fails is reported and left out, and the others go on.
  */
 void __weak ftrace_replace_code(int mod_flags)
 {
@@ -302,10 +303,8 @@ void __weak ftrace_replace_code(int mod_flags)
 		if (facct_rec_ignored(rec))
 			continue;
 		ret = __ftrace_replace_code(rec, enable);
-		if (ret) {
+		if (ret)
 			ftrace_bug(ret, rec);
-			return;
-		}
 		if (mod_flags & FTRACE_MODIFY_MAY_SLEEP_FL)
 			cond_resched();
 	}
@@ -313,20 +312,19 @@ void __weak ftrace_replace_code(int mod_flags)
 
 /*
  * Turn a new site's __fentry__ call into the NOP the records start
- * from.  Returns false if it could not, after reporting it.
+ * from.  A site that will not is reported and marked BAD.
  */
-bool fcall_init_nop(struct module *mod, struct dyn_ftrace *rec)
+void fcall_init_nop(struct module *mod, struct dyn_ftrace *rec)
 {
 	int ret;
 
 	if (unlikely(ftrace_is_dead()))
-		return false;
+		return;
 	ret = ftrace_init_nop(mod, rec);
-	if (!ret)
-		return true;
-	ftrace_bug_type = FTRACE_BUG_INIT;
-	ftrace_bug(ret, rec);
-	return false;
+	if (ret) {
+		ftrace_bug_type = FTRACE_BUG_INIT;
+		ftrace_bug(ret, rec);
+	}
 }
 
 /* Print the MCOUNT_INSN_SIZE bytes at @p after @what, or say why not. */
@@ -362,53 +360,74 @@ static void fcall_print_tramps(struct dyn_ftrace *rec)
 			(void *)ops->trampoline, (void *)ops->func);
 }
 
-/**
- * ftrace_bug - report a site that could not be patched, and stop
- * @failed: -EFAULT (reading the site failed), -EINVAL (it did not hold
- *          what was expected), -EPERM (writing it failed), or another
- *          error
- * @rec: the site's record, or NULL
- *
- * A site that is not what the records say means the books are wrong,
- * and patching on could corrupt the kernel's text: after the report,
- * function tracing is shut down for good (ftrace_kill()).
- */
-void ftrace_bug(int failed, struct dyn_ftrace *rec)
+/* Describe what went wrong at @rec's site, or at an unknown one. */
+static void fcall_print_bug(int failed, struct dyn_ftrace *rec)
 {
 	unsigned long ip = rec ? rec->ip : 0;
 	const char *step = NULL;
 
-	pr_info("------------[ ftrace bug ]------------\n");
 	switch (failed) {
 	case -EFAULT:
-		pr_info("ftrace could not read the site at %pS\n", (void *)ip);
+		pr_err("ftrace: could not read the site at %pS\n", (void *)ip);
 		break;
 	case -EINVAL:
-		pr_info("ftrace found unexpected code at %pS\n", (void *)ip);
+		pr_err("ftrace: unexpected code at the site of %pS\n",
+		       (void *)ip);
 		fcall_print_insn(" actual:   ", (void *)ip);
 		if (ftrace_expected)
 			fcall_print_insn(" expected: ", ftrace_expected);
 		break;
 	case -EPERM:
-		pr_info("ftrace could not write the site at %pS\n", (void *)ip);
+		pr_err("ftrace: could not write the site at %pS\n", (void *)ip);
 		break;
 	default:
-		pr_info("ftrace failed (%d) at %pS\n", failed, (void *)ip);
+		pr_err("ftrace: failed (%d) at the site of %pS\n", failed,
+		       (void *)ip);
 	}
 	if (ftrace_bug_type < ARRAY_SIZE(fcall_bug_step))
 		step = fcall_bug_step[ftrace_bug_type];
 	if (step)
-		pr_info("while %s\n", step);
-	if (rec) {
-		pr_info("record flags: %lx (%lu ops)%s%s\n", rec->flags,
-			ftrace_rec_count(rec),
-			rec->flags & FTRACE_FL_REGS ? " regs" : "",
-			rec->flags & FTRACE_FL_CALL_OPS ? " call-ops" : "");
-		if (rec->flags & FTRACE_FL_TRAMP_EN)
-			fcall_print_tramps(rec);
-		pr_info(" expected call target: %pS\n",
-			(void *)ftrace_get_addr_curr(rec));
+		pr_info(" while %s\n", step);
+	if (!rec)
+		return;
+	pr_info(" record flags: %lx (%lu ops)%s%s\n", rec->flags,
+		ftrace_rec_count(rec),
+		rec->flags & FTRACE_FL_REGS ? " regs" : "",
+		rec->flags & FTRACE_FL_CALL_OPS ? " call-ops" : "");
+	if (!(rec->flags & FTRACE_FL_ENABLED))
+		return;
+	if (rec->flags & FTRACE_FL_TRAMP_EN)
+		fcall_print_tramps(rec);
+	pr_info(" expected call target: %pS\n",
+		(void *)ftrace_get_addr_curr(rec));
+}
+
+/**
+ * ftrace_bug - report a site that could not be patched, and shut it out
+ * @failed: -EFAULT (reading the site failed), -EINVAL (it did not hold
+ *          what was expected), -EPERM (writing it failed), or another
+ *          error
+ * @rec: the site's record, or NULL
+ *
+ * A site that is not what its record says cannot be patched safely,
+ * but says nothing about the others: the record is marked BAD, which
+ * keeps every later update away from it and shows in enabled_functions,
+ * and the ops on it are forgotten there.  The site keeps whatever it
+ * holds.  Everything else goes on.  Only a failure that names no site
+ * shuts function tracing down for good (ftrace_kill()).
+ *
+ * Called with ftrace_lock held, from inside a code update or a module's
+ * records being set up.
+ */
+void ftrace_bug(int failed, struct dyn_ftrace *rec)
+{
+	fcall_print_bug(failed, rec);
+	if (!rec) {
+		WARN_ON_ONCE(1);
+		ftrace_kill();
+		return;
 	}
-	WARN_ON_ONCE(1);
-	ftrace_kill();
+	pr_err("ftrace: %pS is left as it is and will not be traced\n",
+	       (void *)rec->ip);
+	rec->flags = (rec->flags & FCALL_KEPT_FLAGS) | FTRACE_FL_BAD;
 }

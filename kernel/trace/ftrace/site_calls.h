@@ -14,7 +14,7 @@ struct module;
 
 /* What a record keeps once no ops is left on it. */
 #define FCALL_KEPT_FLAGS (FTRACE_FL_DISABLED | FTRACE_FL_TOUCHED |	\
-			  FTRACE_FL_MODIFIED)
+			  FTRACE_FL_MODIFIED | FTRACE_FL_BAD)
 
 /*
  * The ops being unregistered, for the length of the code update that
@@ -23,7 +23,7 @@ struct module;
 extern struct ftrace_ops *fcall_leaving_ops;
 
 int __ftrace_replace_code(struct dyn_ftrace *rec, bool enable);
-bool fcall_init_nop(struct module *mod, struct dyn_ftrace *rec);
+void fcall_init_nop(struct module *mod, struct dyn_ftrace *rec);
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
 #endif /* _KERNEL_TRACE_FTRACE_SITE_CALLS_H */

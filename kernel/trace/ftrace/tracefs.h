@@ -31,6 +31,13 @@ bool flist_name(unsigned long ip, char *name, char **modname);
 bool flist_print_name(struct seq_file *m, struct dyn_ftrace *rec);
 
 /*
+ * What enabled_functions and touched_functions print after @rec's
+ * name: its count of ops, its flags, and whom its site calls, or
+ * "BAD" for a site ftrace_bug() refused.
+ */
+void flist_show_state(struct seq_file *m, struct dyn_ftrace *rec);
+
+/*
  * A walk over the records @want accepts, that a seq_file can resume.
  * ftrace_lock is dropped between two reads, so no cursor survives
  * them; the ip of the record last reached does, and finding it again

@@ -12,7 +12,8 @@
  *  - stopping a heap ops frees its trampoline;
  *  - out of memory for a new filter, or for its entries, whether set
  *    through the API or by a write to set_ftrace_filter, the ops keeps
- *    its filter and sites.
+ *    its filter and sites;
+ *  - a site ftrace_bug() reports is shut out alone, and ftrace goes on.
  *
  * The tracees and helpers are in start_kunit.c.
  */
@@ -20,12 +21,16 @@
 #include <linux/ftrace.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include "../code_update.h"
 #include "../dispatch.h"
 #include "../hash.h"
 #include "../internal.h"
+#include "../records.h"
+#include "../tracefs.h"
+#include "../../trace.h"
 #include "start_kunit.h"
 
 /*
@@ -317,6 +322,78 @@ static void fak_update_const_glob(struct kunit *test)
 			-EINVAL);
 }
 
+/* What enabled_functions prints after tracee @i's name. */
+static void fak_listed(int i, char *buf, size_t size)
+{
+	struct seq_file m = { .buf = buf, .size = size - 1 };
+	struct dyn_ftrace *rec;
+
+	mutex_lock(&ftrace_lock);
+	rec = frec_lookup(fak_ip[i], fak_ip[i]);
+	if (rec)
+		flist_show_state(&m, rec);
+	mutex_unlock(&ftrace_lock);
+	buf[m.count] = '\0';
+}
+
+/* KUnit action: lift the BAD mark of tracee C, whose NOP is intact. */
+static void fak_bad_clear(void *unused)
+{
+	struct dyn_ftrace *rec;
+
+	mutex_lock(&ftrace_lock);
+	rec = frec_lookup(fak_ip[FAK_C], fak_ip[FAK_C]);
+	if (rec)
+		rec->flags &= ~FTRACE_FL_BAD;
+	mutex_unlock(&ftrace_lock);
+}
+
+/*
+ * A site ftrace_bug() reports is shut out alone: its record turns BAD,
+ * later updates leave it, enabled_functions marks it, and an ops that
+ * asks for it and for another site gets the other one; nothing is
+ * killed.  The site is reported while it holds its NOP, by the core
+ * rather than by a corrupted site (ftrace_x86 corrupts one for real),
+ * so that the mark can be lifted again.
+ */
+static void fak_update_bad_site(struct kunit *test)
+{
+	const unsigned long kept = FTRACE_FL_TOUCHED | FTRACE_FL_MODIFIED;
+	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A) | BIT(FAK_C));
+	struct dyn_ftrace *rec;
+	char line[256];
+
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fak_bad_clear, NULL));
+	mutex_lock(&ftrace_lock);
+	rec = frec_lookup(fak_ip[FAK_C], fak_ip[FAK_C]);
+	if (rec)
+		ftrace_bug(-EFAULT, rec);
+	mutex_unlock(&ftrace_lock);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	KUNIT_EXPECT_FALSE(test, ftrace_is_dead());
+	KUNIT_EXPECT_EQ(test, fak_flags(FAK_C) & ~kept, FTRACE_FL_BAD);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	KUNIT_EXPECT_TRUE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+	KUNIT_EXPECT_EQ(test, fak_flags(FAK_C) & ~kept, FTRACE_FL_BAD);
+	fak_call_all();
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_A), 1);
+	KUNIT_EXPECT_EQ(test, fak_hit(FAK_C), 0);
+
+	fak_listed(FAK_C, line, sizeof(line));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(line, "(0)"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(line, "\tBAD"));
+	fak_listed(FAK_A, line, sizeof(line));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(line, "(1)"));
+	KUNIT_EXPECT_NULL(test, strstr(line, "BAD"));
+
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(p), 0);
+	KUNIT_EXPECT_FALSE(test, fak_has(FAK_A, FTRACE_FL_ENABLED));
+	KUNIT_EXPECT_EQ(test, fak_flags(FAK_C) & ~kept, FTRACE_FL_BAD);
+	KUNIT_EXPECT_FALSE(test, ftrace_is_dead());
+}
+
 static struct kunit_case ftrace_code_update_cases[] = {
 	KUNIT_CASE(fak_update_follows_filter),
 	KUNIT_CASE(fak_update_shared_global),
@@ -326,6 +403,7 @@ static struct kunit_case ftrace_code_update_cases[] = {
 	KUNIT_CASE(fak_update_entries_nomem),
 	KUNIT_CASE(fak_update_file_entries_nomem),
 	KUNIT_CASE(fak_update_const_glob),
+	KUNIT_CASE(fak_update_bad_site),
 	{}
 };
 
