@@ -186,9 +186,8 @@ static bool site_plan(struct dyn_ftrace *rec, bool enable,
 /*
  * The records of one batch: the core's, walked with its iterator. The
  * KUnit suite (ftrace_kunit.c) has a batch walk a small array of
- * records of its own instead, so that it can watch a batch be refused
- * without the refusal reaching ftrace_bug(), which stops all function
- * tracing for good.
+ * records of its own instead, so that it can corrupt sites on purpose
+ * and watch only those be refused.
  */
 struct site_batch {
 	struct ftrace_rec_iter *iter;
@@ -221,16 +220,16 @@ static struct dyn_ftrace *batch_next(struct site_batch *b)
 }
 
 /*
- * Bring every site of @b to the state its record wants. All sites are
- * checked before any is queued, so that one holding something
- * unexpected leaves the text as it was. Returns 0, or the error of the
- * first such site with *@bad set to its record.
+ * Bring every site of @b to the state its record wants. A site that
+ * does not hold what its record says is handed to ftrace_bug(), which
+ * marks its record BAD, and left as it is; the others are queued, and
+ * written together. Returns how many sites were refused.
  */
-static int site_batch_replace(struct site_batch *b, bool enable,
-			      struct dyn_ftrace **bad)
+static unsigned int site_batch_replace(struct site_batch *b, bool enable)
 {
 	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
 	struct dyn_ftrace *rec;
+	unsigned int refused = 0;
 	int ret;
 
 	lockdep_assert_held(&text_mutex);
@@ -240,19 +239,15 @@ static int site_batch_replace(struct site_batch *b, bool enable,
 			continue;
 		ret = site_check(rec->ip, old);
 		if (ret) {
-			*bad = rec;
-			return ret;
-		}
-	}
-
-	for (rec = batch_first(b); rec; rec = batch_next(b)) {
-		if (!site_plan(rec, enable, old, new))
+			ftrace_bug(ret, rec);
+			refused++;
 			continue;
+		}
 		text_poke_queue((void *)rec->ip, new, MCOUNT_INSN_SIZE, NULL);
 		ftrace_update_record(rec, enable);
 	}
 	text_poke_finish();
-	return 0;
+	return refused;
 }
 
 /**
@@ -261,20 +256,15 @@ static int site_batch_replace(struct site_batch *b, bool enable,
  *	one (else every site becomes a NOP); FTRACE_MODIFY_MAY_SLEEP_FL
  *	is not used, as the batch does not yield between sites
  *
- * Called by the core with a batch open. All sites are checked before
- * any is queued: if one holds something unexpected, the core hears of
- * it through ftrace_bug() and no site is changed.
+ * Called by the core with a batch open. A site that holds something
+ * unexpected is reported through ftrace_bug() and left alone; every
+ * other site is written.
  */
 void ftrace_replace_code(int mod_flags)
 {
-	bool enable = mod_flags & FTRACE_MODIFY_ENABLE_FL;
 	struct site_batch b = { };
-	struct dyn_ftrace *bad = NULL;
-	int ret;
 
-	ret = site_batch_replace(&b, enable, &bad);
-	if (ret)
-		ftrace_bug(ret, bad);
+	site_batch_replace(&b, mod_flags & FTRACE_MODIFY_ENABLE_FL);
 }
 
 /* Point the CALL at @ip, which must be a CALL, to @target. */

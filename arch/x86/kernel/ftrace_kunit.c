@@ -4,9 +4,11 @@
  * and for the batched text writes its site updates go through.
  *
  * The site check: a site is only written if it holds the bytes its
- * record says it holds, and a batch is only written if every site in it
- * does. A site that cannot be read is refused with -EFAULT, one that
- * holds something else with -EINVAL.
+ * record says it holds. A site that cannot be read is refused with
+ * -EFAULT, one that holds something else with -EINVAL; in a batch, a
+ * refused site is reported and marked BAD, and the others are written.
+ * A corrupted site under a real ops: the ops still gets every other
+ * function it asked for, and nothing else stops.
  *
  * The trampoline builder: when a per-ops trampoline cannot be built,
  * the ops gets none, the backend keeps nothing of the attempt, and the
@@ -45,6 +47,8 @@ enum fxk_idx {
 	FXK_BATCH_B,
 	FXK_BATCH_C,
 	FXK_TRAMP,
+	FXK_BAD,
+	FXK_GOOD,
 	FXK_NR,
 };
 
@@ -54,6 +58,8 @@ static void * const fxk_tracees[FXK_NR] = {
 	[FXK_BATCH_B] = fxkt_batch_b,
 	[FXK_BATCH_C] = fxkt_batch_c,
 	[FXK_TRAMP] = fxkt_tramp,
+	[FXK_BAD] = fxkt_bad,
+	[FXK_GOOD] = fxkt_good,
 };
 
 /* The __fentry__ site of each tracee, found by fxk_suite_init(). */
@@ -283,16 +289,16 @@ static void fxk_batch_recs(struct dyn_ftrace recs[3], unsigned long flags)
 }
 
 /*
- * A batch that turns NOPs into CALLs is refused whole when its last
- * site is not a NOP: the first two, which are, must stay NOPs too.
+ * A batch that turns NOPs into CALLs, whose last site is not a NOP:
+ * that site alone is refused (reported, its record marked BAD, its
+ * bytes left), and the first two get their CALLs.
  */
 static void fxk_batch_make_calls_test(struct kunit *test)
 {
-	struct dyn_ftrace recs[3], *bad = NULL;
+	struct dyn_ftrace recs[3];
 	struct site_batch b = { .recs = recs, .nr = ARRAY_SIZE(recs) };
 	u8 call[3][MCOUNT_INSN_SIZE];
-	unsigned int i;
-	int ret;
+	unsigned int i, refused;
 
 	fxk_batch_recs(recs, 0);
 	for (i = 0; i < 3; i++)
@@ -302,50 +308,43 @@ static void fxk_batch_make_calls_test(struct kunit *test)
 
 	fxk_poke(recs[2].ip, call[2]);
 	ftrace_expected = NULL;
-	ret = site_batch_replace(&b, true, &bad);
-	text_poke_finish();
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	KUNIT_EXPECT_PTR_EQ(test, bad, &recs[2]);
+	refused = site_batch_replace(&b, true);
+	KUNIT_EXPECT_EQ(test, refused, 1U);
 	KUNIT_EXPECT_NOT_NULL(test, ftrace_expected);
 	if (ftrace_expected)
 		KUNIT_EXPECT_MEMEQ(test, ftrace_expected, fxk_nop(),
 				   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[0].ip, fxk_nop(),
-			   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[1].ip, fxk_nop(),
-			   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
-			   MCOUNT_INSN_SIZE);
-	/* No record may claim a CALL it did not get. */
-	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, recs[i].flags, 1UL);
-
-	/* With the surprise gone, the same batch goes through. */
-	fxk_poke(recs[2].ip, fxk_nop());
-	ret = site_batch_replace(&b, true, &bad);
-	text_poke_finish();
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 2; i++) {
 		KUNIT_EXPECT_MEMEQ(test, (void *)recs[i].ip, call[i],
 				   MCOUNT_INSN_SIZE);
-		KUNIT_EXPECT_TRUE(test, recs[i].flags & FTRACE_FL_ENABLED);
+		KUNIT_EXPECT_EQ(test, recs[i].flags, 1UL | FTRACE_FL_ENABLED |
+				FTRACE_FL_TOUCHED);
 	}
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
+			   MCOUNT_INSN_SIZE);
+	/* Refused: no count, no claim of a CALL, out of later batches. */
+	KUNIT_EXPECT_EQ(test, recs[2].flags, FTRACE_FL_BAD);
+	KUNIT_EXPECT_EQ(test, site_batch_replace(&b, false), 0U);
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
+			   MCOUNT_INSN_SIZE);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_MEMEQ(test, (void *)recs[i].ip, fxk_nop(),
+				   MCOUNT_INSN_SIZE);
 
 	fxk_sites_close(recs, 3);
 }
 
 /*
- * A batch that turns CALLs into NOPs is refused whole when its middle
- * site calls another trampoline than its record says: the first and
- * the last must keep their CALLs.
+ * A batch that turns CALLs into NOPs, whose middle site calls another
+ * trampoline than its record says: the first and the last become
+ * NOPs, the middle one keeps its CALL and its record is marked BAD.
  */
 static void fxk_batch_make_nops_test(struct kunit *test)
 {
-	struct dyn_ftrace recs[3], *bad = NULL;
+	struct dyn_ftrace recs[3];
 	struct site_batch b = { .recs = recs, .nr = ARRAY_SIZE(recs) };
 	u8 call[3][MCOUNT_INSN_SIZE], regs_call[MCOUNT_INSN_SIZE];
-	unsigned int i;
-	int ret;
+	unsigned int i, refused;
 
 	fxk_batch_recs(recs, FTRACE_FL_ENABLED);
 	for (i = 0; i < 3; i++)
@@ -358,32 +357,21 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 	fxk_poke(recs[1].ip, regs_call);
 	fxk_poke(recs[2].ip, call[2]);
 	ftrace_expected = NULL;
-	ret = site_batch_replace(&b, false, &bad);
-	text_poke_finish();
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	KUNIT_EXPECT_PTR_EQ(test, bad, &recs[1]);
+	refused = site_batch_replace(&b, false);
+	KUNIT_EXPECT_EQ(test, refused, 1U);
 	KUNIT_EXPECT_NOT_NULL(test, ftrace_expected);
 	if (ftrace_expected)
 		KUNIT_EXPECT_MEMEQ(test, ftrace_expected, call[1],
 				   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[0].ip, call[0],
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[0].ip, fxk_nop(),
 			   MCOUNT_INSN_SIZE);
 	KUNIT_EXPECT_MEMEQ(test, (void *)recs[1].ip, regs_call,
 			   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
+	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, fxk_nop(),
 			   MCOUNT_INSN_SIZE);
-	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, recs[i].flags, 1UL | FTRACE_FL_ENABLED);
-
-	fxk_poke(recs[1].ip, call[1]);
-	ret = site_batch_replace(&b, false, &bad);
-	text_poke_finish();
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	for (i = 0; i < 3; i++) {
-		KUNIT_EXPECT_MEMEQ(test, (void *)recs[i].ip, fxk_nop(),
-				   MCOUNT_INSN_SIZE);
-		KUNIT_EXPECT_FALSE(test, recs[i].flags & FTRACE_FL_ENABLED);
-	}
+	KUNIT_EXPECT_FALSE(test, recs[0].flags & FTRACE_FL_ENABLED);
+	KUNIT_EXPECT_FALSE(test, recs[2].flags & FTRACE_FL_ENABLED);
+	KUNIT_EXPECT_EQ(test, recs[1].flags, FTRACE_FL_BAD);
 
 	fxk_sites_close(recs, 3);
 }
@@ -484,14 +472,14 @@ static void fxk_probe_func(unsigned long ip, unsigned long parent_ip,
 		atomic_inc(&p->hits);
 }
 
-/* KUnit action: unregister the ops if a case left it, free its filter. */
-static void fxk_probe_release(void *data)
+/* KUnit action: unregister an ops if a case left it, free its filter. */
+static void fxk_ops_release(void *data)
 {
-	struct fxk_probe *p = data;
+	struct ftrace_ops *ops = data;
 
-	if (p->ops.flags & FTRACE_OPS_FL_ENABLED)
-		WARN_ON(unregister_ftrace_function(&p->ops));
-	ftrace_free_filter(&p->ops);
+	if (ops->flags & FTRACE_OPS_FL_ENABLED)
+		WARN_ON(unregister_ftrace_function(ops));
+	ftrace_free_filter(ops);
 }
 
 /*
@@ -507,7 +495,7 @@ static struct fxk_probe *fxk_probe_new(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	p->ops.func = fxk_probe_func;
 	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, fxk_probe_release, p));
+			kunit_add_action_or_reset(test, fxk_ops_release, &p->ops));
 	KUNIT_ASSERT_EQ(test, 0, ftrace_set_filter_ip(&p->ops,
 						      fxk_ips[FXK_TRAMP],
 						      0, 0));
@@ -608,6 +596,140 @@ static void fxk_tramp_built_test(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, (void *)ip, fxk_nop(), MCOUNT_INSN_SIZE);
 }
 
+/* nopw 0x0(%rax): a five-byte NOP, but not the x86_nops[5] of a site. */
+static const u8 fxk_other_nop[MCOUNT_INSN_SIZE] = {
+	0x66, 0x0f, 0x1f, 0x40, 0x00
+};
+
+/* An ops on fxkt_bad() and fxkt_good(), with its calls of each. */
+struct fxk_pair {
+	struct ftrace_ops ops;
+	atomic_t bad_hits, good_hits;
+};
+
+static void fxk_pair_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fxk_pair *p = container_of(op, struct fxk_pair, ops);
+
+	if (ip == fxk_ips[FXK_BAD])
+		atomic_inc(&p->bad_hits);
+	else if (ip == fxk_ips[FXK_GOOD])
+		atomic_inc(&p->good_hits);
+}
+
+static struct fxk_pair *fxk_pair_new(struct kunit *test)
+{
+	unsigned long ips[] = { fxk_ips[FXK_BAD], fxk_ips[FXK_GOOD] };
+	struct fxk_pair *p;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->ops.func = fxk_pair_func;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_ops_release, &p->ops));
+	KUNIT_ASSERT_EQ(test, 0, ftrace_set_filter_ips(&p->ops, ips,
+						       ARRAY_SIZE(ips), 0, 0));
+	return p;
+}
+
+/* Write @insn at @ip with plain text_poke(): it need not be a NOP5. */
+static void fxk_poke_any(unsigned long ip, const u8 *insn)
+{
+	mutex_lock(&text_mutex);
+	text_poke((void *)ip, insn, MCOUNT_INSN_SIZE);
+	text_poke_sync();
+	mutex_unlock(&text_mutex);
+}
+
+/*
+ * The core's record of the site at @ip, found with the iterator the
+ * core's batches use, so under the lock of a batch (text_mutex). Its
+ * flags are the core's, which no one changes while the suite runs at
+ * boot, before user space.
+ */
+static struct dyn_ftrace *fxk_rec(unsigned long ip)
+{
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec = NULL;
+
+	mutex_lock(&text_mutex);
+	for (iter = ftrace_rec_iter_start(); iter;
+	     iter = ftrace_rec_iter_next(iter)) {
+		if (ftrace_rec_iter_record(iter)->ip == ip) {
+			rec = ftrace_rec_iter_record(iter);
+			break;
+		}
+	}
+	mutex_unlock(&text_mutex);
+	return rec;
+}
+
+/*
+ * KUnit action: give fxkt_bad() its NOP back, then lift the BAD mark
+ * of its record, which holds no count and no call: the site is again
+ * what the record says.
+ */
+static void fxk_bad_restore(void *data)
+{
+	struct dyn_ftrace *rec = data;
+
+	if (!fxk_site_is(rec->ip, fxk_nop()))
+		fxk_poke_any(rec->ip, fxk_nop());
+	mutex_lock(&text_mutex);
+	rec->flags &= ~FTRACE_FL_BAD;
+	mutex_unlock(&text_mutex);
+}
+
+/*
+ * A site corrupted behind the core's back, under a real ops that also
+ * asks for a sound one: registering works, the corrupted site is
+ * reported and left as it is (its record turns BAD), the sound one
+ * calls the ops, a second ops comes and goes, and unregistering puts
+ * the sound site's NOP back. Nothing stops. The case ends by mending
+ * the site and lifting the mark.
+ */
+static void fxk_bad_site_test(struct kunit *test)
+{
+	unsigned long bad = fxk_ips[FXK_BAD], good = fxk_ips[FXK_GOOD];
+	struct dyn_ftrace *rec = fxk_rec(bad);
+	struct fxk_pair *p, *q;
+
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	if (!fxk_site_is(bad, fxk_nop()) || !fxk_site_is(good, fxk_nop()))
+		kunit_skip(test, "fxkt_bad or fxkt_good is traced by someone else");
+	p = fxk_pair_new(test);
+	q = fxk_pair_new(test);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_bad_restore, rec));
+	fxk_poke_any(bad, fxk_other_nop);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&p->ops), 0);
+	KUNIT_EXPECT_TRUE(test, rec->flags & FTRACE_FL_BAD);
+	KUNIT_EXPECT_EQ(test, ftrace_rec_count(rec), 0UL);
+	KUNIT_EXPECT_MEMEQ(test, (void *)bad, fxk_other_nop, MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_FALSE(test, fxk_site_is(good, fxk_nop()));
+	KUNIT_EXPECT_EQ(test, fxkt_bad(1), 78);
+	KUNIT_EXPECT_EQ(test, fxkt_good(1), 90);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->bad_hits), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->good_hits), 1);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&q->ops), 0);
+	fxkt_bad(2);
+	fxkt_good(2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->good_hits), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&q->good_hits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->bad_hits) +
+			      atomic_read(&q->bad_hits), 0);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&q->ops), 0);
+
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&p->ops), 0);
+	KUNIT_EXPECT_MEMEQ(test, (void *)good, fxk_nop(), MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)bad, fxk_other_nop, MCOUNT_INSN_SIZE);
+	fxkt_good(3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->good_hits), 2);
+}
+
 static int fxk_suite_init(struct kunit_suite *suite)
 {
 	unsigned int i;
@@ -632,6 +754,7 @@ static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_text_runs_test),
 	KUNIT_CASE(fxk_tramp_fallback_test),
 	KUNIT_CASE(fxk_tramp_built_test),
+	KUNIT_CASE(fxk_bad_site_test),
 	{}
 };
 

@@ -12,5 +12,7 @@ int fxkt_batch_a(int x);
 int fxkt_batch_b(int x);
 int fxkt_batch_c(int x);
 int fxkt_tramp(int x);
+int fxkt_bad(int x);
+int fxkt_good(int x);
 
 #endif /* _X86_KERNEL_FTRACE_KUNIT_H */

@@ -7,9 +7,9 @@
  * ftrace record. Each is noinline and has a body of its own, so that no
  * call is inlined and identical-code folding cannot merge two of them.
  *
- * Nothing but the suite calls them, and it calls only fxkt_tramp(): it
- * writes CALLs into the other sites behind the core's back, which is
- * safe only while nothing runs them.
+ * Nothing but the suite calls them, and it calls only fxkt_tramp(),
+ * fxkt_bad() and fxkt_good(): it writes CALLs into the other sites
+ * behind the core's back, which is safe only while nothing runs them.
  */
 #include <linux/compiler.h>
 
@@ -43,4 +43,16 @@ noinline int fxkt_tramp(int x)
 {
 	barrier();
 	return x * 29 + 31;
+}
+
+noinline int fxkt_bad(int x)
+{
+	barrier();
+	return x * 37 + 41;
+}
+
+noinline int fxkt_good(int x)
+{
+	barrier();
+	return x * 43 + 47;
 }
