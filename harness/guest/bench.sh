@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `make bench` guest side: samples/ftrace/ftrace-ops.ko for each row and
+# `make bench` guest side: first the records of the patch sites made at
+# boot, then samples/ftrace/ftrace-ops.ko for each row and
 # its ns per call (= instructions per call under QEMU -icount shift=0),
 # then the code update of a tracer switch, per site, then the function
 # graph's rows (fgraph_bench.ko): calls through the function_graph tracer
@@ -133,9 +134,23 @@ fprobe_rows() {
 	fprobe_row fprobe_all_functions all_entry
 	fprobe_row fprobe_all_functions_entry_exit all_entry_exit
 }
+# The records of the patch sites made at boot, from dyn_ftrace_total_info
+# ("RECORDS pages:PAGES groups: GROUPS" in both kernels): how many, and
+# the bytes their tables take per record.
+record_rows() {
+	set -- $(tr ':' ' ' < /sys/kernel/tracing/dyn_ftrace_total_info) NA NA NA
+	if [ "$3" = NA ] || [ "$1" = 0 ]; then
+		echo "@@bench boot_records NA 1"
+		echo "@@bench record_bytes_per_site NA 1"
+		return
+	fi
+	echo "@@bench boot_records $1 1"
+	echo "@@bench record_bytes_per_site $(($3 * 4096)) $1"
+}
 fgbmod=$(find /lib/modules/"$(uname -r)" -name fgraph_bench.ko)
 fpbmod=$(find /lib/modules/"$(uname -r)" -name fprobe_bench.ko)
 echo "@@guest $(uname -r)"
+record_rows
 for pass in 1 2; do
 	row "nr_ops_relevant=0" nr_ops_relevant=0
 	row "nr_ops_relevant=1" nr_ops_relevant=1
