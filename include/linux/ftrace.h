@@ -815,16 +815,38 @@ enum {
 #define ftrace_rec_count(rec)	((rec)->flags & FTRACE_REF_MAX)
 
 /**
- * struct dyn_ftrace - the record of one patch site
- * @ip: the address of the site (the compiler's mcount/fentry call)
+ * struct dyn_ftrace - the record of one patch site, in eight bytes
+ * @ip_off: where the site (the compiler's mcount/fentry call) is, as its
+ *	distance from _text; read it with ftrace_rec_ip()
  * @flags: the count of ops and the FTRACE_FL_* bits
  * @arch: whatever else the arch keeps per site
+ *
+ * The kernel's text and the modules' lie within 2 GiB of _text on
+ * x86-64 (their calls to each other are rel32), so 32 bits hold any
+ * site; ftrace_rec_set_ip() refuses one that lies further.
  */
 struct dyn_ftrace {
-	unsigned long		ip;
-	unsigned long		flags;
+	s32			ip_off;
+	u32			flags;
 	struct dyn_arch_ftrace	arch;
 };
+
+/* The address of @rec's site. */
+static inline unsigned long ftrace_rec_ip(const struct dyn_ftrace *rec)
+{
+	return (unsigned long)_text + (long)rec->ip_off;
+}
+
+/* Make @rec name the site at @ip; false (and nothing set) if it cannot. */
+static inline bool ftrace_rec_set_ip(struct dyn_ftrace *rec, unsigned long ip)
+{
+	long off = (long)(ip - (unsigned long)_text);
+
+	if (off != (s32)off)
+		return false;
+	rec->ip_off = off;
+	return true;
+}
 
 /**
  * ftrace_set_filter_ip - add a function to an ops' filter, or take it out

@@ -133,9 +133,9 @@ int ftrace_make_nop(struct module *mod, struct dyn_ftrace *rec,
 {
 	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
 
-	site_call_insn(old, rec->ip, addr);
+	site_call_insn(old, ftrace_rec_ip(rec), addr);
 	site_nop_insn(new);
-	return site_rewrite(rec->ip, old, new);
+	return site_rewrite(ftrace_rec_ip(rec), old, new);
 }
 
 int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
@@ -143,8 +143,8 @@ int ftrace_make_call(struct dyn_ftrace *rec, unsigned long addr)
 	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
 
 	site_nop_insn(old);
-	site_call_insn(new, rec->ip, addr);
-	return site_rewrite(rec->ip, old, new);
+	site_call_insn(new, ftrace_rec_ip(rec), addr);
+	return site_rewrite(ftrace_rec_ip(rec), old, new);
 }
 
 int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
@@ -152,9 +152,9 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 {
 	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
 
-	site_call_insn(old, rec->ip, old_addr);
-	site_call_insn(new, rec->ip, addr);
-	return site_rewrite(rec->ip, old, new);
+	site_call_insn(old, ftrace_rec_ip(rec), old_addr);
+	site_call_insn(new, ftrace_rec_ip(rec), addr);
+	return site_rewrite(ftrace_rec_ip(rec), old, new);
 }
 
 /*
@@ -165,17 +165,19 @@ int ftrace_modify_call(struct dyn_ftrace *rec, unsigned long old_addr,
 static bool site_plan(struct dyn_ftrace *rec, bool enable,
 		      u8 old[MCOUNT_INSN_SIZE], u8 new[MCOUNT_INSN_SIZE])
 {
+	unsigned long ip = ftrace_rec_ip(rec);
+
 	switch (ftrace_test_record(rec, enable)) {
 	case FTRACE_UPDATE_MAKE_CALL:
 		site_nop_insn(old);
-		site_call_insn(new, rec->ip, ftrace_get_addr_new(rec));
+		site_call_insn(new, ip, ftrace_get_addr_new(rec));
 		return true;
 	case FTRACE_UPDATE_MODIFY_CALL:
-		site_call_insn(old, rec->ip, ftrace_get_addr_curr(rec));
-		site_call_insn(new, rec->ip, ftrace_get_addr_new(rec));
+		site_call_insn(old, ip, ftrace_get_addr_curr(rec));
+		site_call_insn(new, ip, ftrace_get_addr_new(rec));
 		return true;
 	case FTRACE_UPDATE_MAKE_NOP:
-		site_call_insn(old, rec->ip, ftrace_get_addr_curr(rec));
+		site_call_insn(old, ip, ftrace_get_addr_curr(rec));
 		site_nop_insn(new);
 		return true;
 	default:
@@ -230,6 +232,7 @@ static unsigned int site_batch_replace(struct site_batch *b, bool enable)
 	u8 old[MCOUNT_INSN_SIZE], new[MCOUNT_INSN_SIZE];
 	struct dyn_ftrace *rec;
 	unsigned int refused = 0;
+	unsigned long ip;
 	int ret;
 
 	lockdep_assert_held(&text_mutex);
@@ -237,13 +240,14 @@ static unsigned int site_batch_replace(struct site_batch *b, bool enable)
 	for (rec = batch_first(b); rec; rec = batch_next(b)) {
 		if (!site_plan(rec, enable, old, new))
 			continue;
-		ret = site_check(rec->ip, old);
+		ip = ftrace_rec_ip(rec);
+		ret = site_check(ip, old);
 		if (ret) {
 			ftrace_bug(ret, rec);
 			refused++;
 			continue;
 		}
-		text_poke_queue((void *)rec->ip, new, MCOUNT_INSN_SIZE, NULL);
+		text_poke_queue((void *)ip, new, MCOUNT_INSN_SIZE, NULL);
 		ftrace_update_record(rec, enable);
 	}
 	text_poke_finish();

@@ -37,7 +37,6 @@
  */
 
 #include <kunit/test.h>
-#include <linux/vmalloc.h>
 
 #include "ftrace_kunit.h"
 
@@ -83,6 +82,15 @@ static void fxk_call(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
 	memcpy(insn + 1, &rel, sizeof(rel));
 }
 
+/* A record of the site at @ip (near text: it must fit a record). */
+static struct dyn_ftrace fxk_rec(unsigned long ip, unsigned long flags)
+{
+	struct dyn_ftrace rec = { .flags = flags };
+
+	WARN_ON(!ftrace_rec_set_ip(&rec, ip));
+	return rec;
+}
+
 static bool fxk_site_is(unsigned long ip, const u8 *insn)
 {
 	return !memcmp((void *)ip, insn, MCOUNT_INSN_SIZE);
@@ -106,7 +114,7 @@ static bool fxk_sites_open(const struct dyn_ftrace *recs, unsigned int nr)
 
 	ftrace_arch_code_modify_prepare();
 	for (i = 0; i < nr; i++) {
-		if (!fxk_site_is(recs[i].ip, fxk_nop())) {
+		if (!fxk_site_is(ftrace_rec_ip(&recs[i]), fxk_nop())) {
 			ftrace_arch_code_modify_post_process();
 			return false;
 		}
@@ -121,8 +129,8 @@ static void fxk_sites_close(const struct dyn_ftrace *recs, unsigned int nr)
 
 	text_poke_finish();
 	for (i = 0; i < nr; i++) {
-		if (!fxk_site_is(recs[i].ip, fxk_nop()))
-			fxk_poke(recs[i].ip, fxk_nop());
+		if (!fxk_site_is(ftrace_rec_ip(&recs[i]), fxk_nop()))
+			fxk_poke(ftrace_rec_ip(&recs[i]), fxk_nop());
 	}
 	ftrace_arch_code_modify_post_process();
 }
@@ -148,31 +156,31 @@ static void fxk_expect_refused(struct kunit *test, int ret, unsigned long ip,
 /* ftrace_make_call() only turns the NOP its record promises into a CALL. */
 static void fxk_make_call_test(struct kunit *test)
 {
-	struct dyn_ftrace rec = { .ip = fxk_ips[FXK_SITE] };
+	struct dyn_ftrace rec = fxk_rec(fxk_ips[FXK_SITE], 0);
 	u8 call[MCOUNT_INSN_SIZE];
 	int ret;
 
-	fxk_call(call, rec.ip, FTRACE_ADDR);
+	fxk_call(call, ftrace_rec_ip(&rec), FTRACE_ADDR);
 	if (!fxk_sites_open(&rec, 1))
 		kunit_skip(test, "fxkt_site is traced by someone else");
 
 	ret = ftrace_make_call(&rec, FTRACE_ADDR);
 	text_poke_finish();
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, call, MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&rec), call, MCOUNT_INSN_SIZE);
 
 	/*
 	 * A CALL where the record says NOP: refused, whether or not it is
 	 * the CALL that would have been written.
 	 */
-	fxk_poke(rec.ip, call);
+	fxk_poke(ftrace_rec_ip(&rec), call);
 	ftrace_expected = NULL;
 	ret = ftrace_make_call(&rec, FTRACE_REGS_ADDR);
-	fxk_expect_refused(test, ret, rec.ip, call, fxk_nop());
+	fxk_expect_refused(test, ret, ftrace_rec_ip(&rec), call, fxk_nop());
 
 	ftrace_expected = NULL;
 	ret = ftrace_make_call(&rec, FTRACE_ADDR);
-	fxk_expect_refused(test, ret, rec.ip, call, fxk_nop());
+	fxk_expect_refused(test, ret, ftrace_rec_ip(&rec), call, fxk_nop());
 
 	fxk_sites_close(&rec, 1);
 }
@@ -180,30 +188,30 @@ static void fxk_make_call_test(struct kunit *test)
 /* ftrace_make_nop() only removes the CALL its record promises. */
 static void fxk_make_nop_test(struct kunit *test)
 {
-	struct dyn_ftrace rec = { .ip = fxk_ips[FXK_SITE] };
+	struct dyn_ftrace rec = fxk_rec(fxk_ips[FXK_SITE], 0);
 	u8 call[MCOUNT_INSN_SIZE], regs_call[MCOUNT_INSN_SIZE];
 	int ret;
 
-	fxk_call(call, rec.ip, FTRACE_ADDR);
-	fxk_call(regs_call, rec.ip, FTRACE_REGS_ADDR);
+	fxk_call(call, ftrace_rec_ip(&rec), FTRACE_ADDR);
+	fxk_call(regs_call, ftrace_rec_ip(&rec), FTRACE_REGS_ADDR);
 	if (!fxk_sites_open(&rec, 1))
 		kunit_skip(test, "fxkt_site is traced by someone else");
 
 	/* Already a NOP: the CALL to take out is missing. */
 	ftrace_expected = NULL;
 	ret = ftrace_make_nop(NULL, &rec, FTRACE_ADDR);
-	fxk_expect_refused(test, ret, rec.ip, fxk_nop(), call);
+	fxk_expect_refused(test, ret, ftrace_rec_ip(&rec), fxk_nop(), call);
 
 	/* A CALL, but to another trampoline than the record says. */
-	fxk_poke(rec.ip, regs_call);
+	fxk_poke(ftrace_rec_ip(&rec), regs_call);
 	ftrace_expected = NULL;
 	ret = ftrace_make_nop(NULL, &rec, FTRACE_ADDR);
-	fxk_expect_refused(test, ret, rec.ip, regs_call, call);
+	fxk_expect_refused(test, ret, ftrace_rec_ip(&rec), regs_call, call);
 
 	ret = ftrace_make_nop(NULL, &rec, FTRACE_REGS_ADDR);
 	text_poke_finish();
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, fxk_nop(), MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&rec), fxk_nop(), MCOUNT_INSN_SIZE);
 
 	fxk_sites_close(&rec, 1);
 }
@@ -211,57 +219,58 @@ static void fxk_make_nop_test(struct kunit *test)
 /* ftrace_modify_call() only retargets the CALL its record promises. */
 static void fxk_modify_call_test(struct kunit *test)
 {
-	struct dyn_ftrace rec = { .ip = fxk_ips[FXK_SITE] };
+	struct dyn_ftrace rec = fxk_rec(fxk_ips[FXK_SITE], 0);
 	u8 call[MCOUNT_INSN_SIZE], regs_call[MCOUNT_INSN_SIZE];
 	int ret;
 
-	fxk_call(call, rec.ip, FTRACE_ADDR);
-	fxk_call(regs_call, rec.ip, FTRACE_REGS_ADDR);
+	fxk_call(call, ftrace_rec_ip(&rec), FTRACE_ADDR);
+	fxk_call(regs_call, ftrace_rec_ip(&rec), FTRACE_REGS_ADDR);
 	if (!fxk_sites_open(&rec, 1))
 		kunit_skip(test, "fxkt_site is traced by someone else");
 
 	/* A NOP: there is no CALL to retarget. */
 	ftrace_expected = NULL;
 	ret = ftrace_modify_call(&rec, FTRACE_ADDR, FTRACE_REGS_ADDR);
-	fxk_expect_refused(test, ret, rec.ip, fxk_nop(), call);
+	fxk_expect_refused(test, ret, ftrace_rec_ip(&rec), fxk_nop(), call);
 
 	/* A CALL to the new target already, not to the old one. */
-	fxk_poke(rec.ip, regs_call);
+	fxk_poke(ftrace_rec_ip(&rec), regs_call);
 	ftrace_expected = NULL;
 	ret = ftrace_modify_call(&rec, FTRACE_ADDR, FTRACE_REGS_ADDR);
-	fxk_expect_refused(test, ret, rec.ip, regs_call, call);
+	fxk_expect_refused(test, ret, ftrace_rec_ip(&rec), regs_call, call);
 
 	ret = ftrace_modify_call(&rec, FTRACE_REGS_ADDR, FTRACE_ADDR);
 	text_poke_finish();
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, call, MCOUNT_INSN_SIZE);
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&rec), call, MCOUNT_INSN_SIZE);
 
 	fxk_sites_close(&rec, 1);
 }
 
-static void fxk_vfree(void *p)
+static void fxk_execmem_free(void *p)
 {
-	vfree(p);
+	execmem_free(p);
 }
 
 /* A site that cannot be read is refused with -EFAULT, not written. */
 static void fxk_unreadable_site_test(struct kunit *test)
 {
 	static const u8 tail[2] = { INT3_INSN_OPCODE, INT3_INSN_OPCODE };
-	struct dyn_ftrace rec = { };
+	struct dyn_ftrace rec;
 	int call_ret, nop_ret, modify_ret;
 	u8 *page;
 
 	/*
-	 * vmalloc() leaves an unmapped guard page after each area: five
-	 * bytes from two before the end can only be read in part.
+	 * Module text (which a record can name, unlike vmalloc()'s) is
+	 * vmalloc'ed too, with an unmapped guard page after each area:
+	 * five bytes from two before the end can only be read in part.
 	 */
-	page = vmalloc(PAGE_SIZE);
+	page = execmem_alloc(EXECMEM_FTRACE, PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, fxk_vfree, page));
+			kunit_add_action_or_reset(test, fxk_execmem_free, page));
 	memset(page, INT3_INSN_OPCODE, PAGE_SIZE);
-	rec.ip = (unsigned long)page + PAGE_SIZE - sizeof(tail);
+	rec = fxk_rec((unsigned long)page + PAGE_SIZE - sizeof(tail), 0);
 
 	ftrace_arch_code_modify_prepare();
 	call_ret = ftrace_make_call(&rec, FTRACE_ADDR);
@@ -272,7 +281,7 @@ static void fxk_unreadable_site_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, call_ret, -EFAULT);
 	KUNIT_EXPECT_EQ(test, nop_ret, -EFAULT);
 	KUNIT_EXPECT_EQ(test, modify_ret, -EFAULT);
-	KUNIT_EXPECT_MEMEQ(test, (void *)rec.ip, tail, sizeof(tail));
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&rec), tail, sizeof(tail));
 }
 
 /* Records of the three batch tracees, all with one user and @flags. */
@@ -280,12 +289,8 @@ static void fxk_batch_recs(struct dyn_ftrace recs[3], unsigned long flags)
 {
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
-		recs[i] = (struct dyn_ftrace) {
-			.ip = fxk_ips[FXK_BATCH_A + i],
-			.flags = 1 | flags,
-		};
-	}
+	for (i = 0; i < 3; i++)
+		recs[i] = fxk_rec(fxk_ips[FXK_BATCH_A + i], 1 | flags);
 }
 
 /*
@@ -302,11 +307,11 @@ static void fxk_batch_make_calls_test(struct kunit *test)
 
 	fxk_batch_recs(recs, 0);
 	for (i = 0; i < 3; i++)
-		fxk_call(call[i], recs[i].ip, FTRACE_ADDR);
+		fxk_call(call[i], ftrace_rec_ip(&recs[i]), FTRACE_ADDR);
 	if (!fxk_sites_open(recs, 3))
 		kunit_skip(test, "a batch tracee is traced by someone else");
 
-	fxk_poke(recs[2].ip, call[2]);
+	fxk_poke(ftrace_rec_ip(&recs[2]), call[2]);
 	ftrace_expected = NULL;
 	refused = site_batch_replace(&b, true);
 	KUNIT_EXPECT_EQ(test, refused, 1U);
@@ -315,20 +320,20 @@ static void fxk_batch_make_calls_test(struct kunit *test)
 		KUNIT_EXPECT_MEMEQ(test, ftrace_expected, fxk_nop(),
 				   MCOUNT_INSN_SIZE);
 	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_MEMEQ(test, (void *)recs[i].ip, call[i],
+		KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&recs[i]), call[i],
 				   MCOUNT_INSN_SIZE);
 		KUNIT_EXPECT_EQ(test, recs[i].flags, 1UL | FTRACE_FL_ENABLED |
 				FTRACE_FL_TOUCHED);
 	}
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&recs[2]), call[2],
 			   MCOUNT_INSN_SIZE);
 	/* Refused: no count, no claim of a CALL, out of later batches. */
 	KUNIT_EXPECT_EQ(test, recs[2].flags, FTRACE_FL_BAD);
 	KUNIT_EXPECT_EQ(test, site_batch_replace(&b, false), 0U);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, call[2],
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&recs[2]), call[2],
 			   MCOUNT_INSN_SIZE);
 	for (i = 0; i < 2; i++)
-		KUNIT_EXPECT_MEMEQ(test, (void *)recs[i].ip, fxk_nop(),
+		KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&recs[i]), fxk_nop(),
 				   MCOUNT_INSN_SIZE);
 
 	fxk_sites_close(recs, 3);
@@ -348,14 +353,14 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 
 	fxk_batch_recs(recs, FTRACE_FL_ENABLED);
 	for (i = 0; i < 3; i++)
-		fxk_call(call[i], recs[i].ip, FTRACE_ADDR);
-	fxk_call(regs_call, recs[1].ip, FTRACE_REGS_ADDR);
+		fxk_call(call[i], ftrace_rec_ip(&recs[i]), FTRACE_ADDR);
+	fxk_call(regs_call, ftrace_rec_ip(&recs[1]), FTRACE_REGS_ADDR);
 	if (!fxk_sites_open(recs, 3))
 		kunit_skip(test, "a batch tracee is traced by someone else");
 
-	fxk_poke(recs[0].ip, call[0]);
-	fxk_poke(recs[1].ip, regs_call);
-	fxk_poke(recs[2].ip, call[2]);
+	fxk_poke(ftrace_rec_ip(&recs[0]), call[0]);
+	fxk_poke(ftrace_rec_ip(&recs[1]), regs_call);
+	fxk_poke(ftrace_rec_ip(&recs[2]), call[2]);
 	ftrace_expected = NULL;
 	refused = site_batch_replace(&b, false);
 	KUNIT_EXPECT_EQ(test, refused, 1U);
@@ -363,11 +368,11 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 	if (ftrace_expected)
 		KUNIT_EXPECT_MEMEQ(test, ftrace_expected, call[1],
 				   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[0].ip, fxk_nop(),
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&recs[0]), fxk_nop(),
 			   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[1].ip, regs_call,
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&recs[1]), regs_call,
 			   MCOUNT_INSN_SIZE);
-	KUNIT_EXPECT_MEMEQ(test, (void *)recs[2].ip, fxk_nop(),
+	KUNIT_EXPECT_MEMEQ(test, (void *)ftrace_rec_ip(&recs[2]), fxk_nop(),
 			   MCOUNT_INSN_SIZE);
 	KUNIT_EXPECT_FALSE(test, recs[0].flags & FTRACE_FL_ENABLED);
 	KUNIT_EXPECT_FALSE(test, recs[2].flags & FTRACE_FL_ENABLED);
@@ -388,11 +393,6 @@ static void fxk_batch_make_nops_test(struct kunit *test)
  */
 #define FXK_RUN_SIZE	(4 * PAGE_SIZE)
 #define FXK_RUN_STEP	27
-
-static void fxk_execmem_free(void *p)
-{
-	execmem_free(p);
-}
 
 /* What the site at @buf + @off holds when it calls, or is a NOP. */
 static const u8 *fxk_run_insn(u8 call[MCOUNT_INSN_SIZE], u8 *buf,
@@ -648,7 +648,7 @@ static void fxk_poke_any(unsigned long ip, const u8 *insn)
  * flags are the core's, which no one changes while the suite runs at
  * boot, before user space.
  */
-static struct dyn_ftrace *fxk_rec(unsigned long ip)
+static struct dyn_ftrace *fxk_rec_of(unsigned long ip)
 {
 	struct ftrace_rec_iter *iter;
 	struct dyn_ftrace *rec = NULL;
@@ -656,7 +656,7 @@ static struct dyn_ftrace *fxk_rec(unsigned long ip)
 	mutex_lock(&text_mutex);
 	for (iter = ftrace_rec_iter_start(); iter;
 	     iter = ftrace_rec_iter_next(iter)) {
-		if (ftrace_rec_iter_record(iter)->ip == ip) {
+		if (ftrace_rec_ip(ftrace_rec_iter_record(iter)) == ip) {
 			rec = ftrace_rec_iter_record(iter);
 			break;
 		}
@@ -674,8 +674,8 @@ static void fxk_bad_restore(void *data)
 {
 	struct dyn_ftrace *rec = data;
 
-	if (!fxk_site_is(rec->ip, fxk_nop()))
-		fxk_poke_any(rec->ip, fxk_nop());
+	if (!fxk_site_is(ftrace_rec_ip(rec), fxk_nop()))
+		fxk_poke_any(ftrace_rec_ip(rec), fxk_nop());
 	mutex_lock(&text_mutex);
 	rec->flags &= ~FTRACE_FL_BAD;
 	mutex_unlock(&text_mutex);
@@ -692,7 +692,7 @@ static void fxk_bad_restore(void *data)
 static void fxk_bad_site_test(struct kunit *test)
 {
 	unsigned long bad = fxk_ips[FXK_BAD], good = fxk_ips[FXK_GOOD];
-	struct dyn_ftrace *rec = fxk_rec(bad);
+	struct dyn_ftrace *rec = fxk_rec_of(bad);
 	struct fxk_pair *p, *q;
 
 	KUNIT_ASSERT_NOT_NULL(test, rec);

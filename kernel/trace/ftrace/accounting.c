@@ -58,7 +58,7 @@ static struct dyn_ftrace *facct_rec_at(unsigned long ip)
 {
 	struct dyn_ftrace *rec = ip ? frec_lookup(ip, ip) : NULL;
 
-	return rec && rec->ip == ip ? rec : NULL;
+	return rec && ftrace_rec_ip(rec) == ip ? rec : NULL;
 }
 
 /*
@@ -72,7 +72,7 @@ static struct ftrace_ops *facct_tramp_from(struct ftrace_ops *op,
 					   struct dyn_ftrace *rec)
 {
 	for (; op != &ftrace_list_end; op = fops_next_raw(op)) {
-		if (op->trampoline && fops_hash_has_ip(op->func_hash, rec->ip))
+		if (op->trampoline && fops_hash_has_ip(op->func_hash, ftrace_rec_ip(rec)))
 			return op;
 	}
 	return NULL;
@@ -113,7 +113,7 @@ static struct ftrace_ops *facct_sole_ops(struct dyn_ftrace *rec,
 	struct ftrace_ops *op, *found = NULL;
 
 	fops_for_each_raw(op) {
-		if (op == skip || !fops_hash_has_ip(op->func_hash, rec->ip))
+		if (op == skip || !fops_hash_has_ip(op->func_hash, ftrace_rec_ip(rec)))
 			continue;
 		if (found)
 			return NULL;
@@ -141,7 +141,7 @@ static bool facct_regs_wanted(struct dyn_ftrace *rec, struct ftrace_ops *skip)
 
 	fops_for_each_raw(op) {
 		if (op != skip && (op->flags & FTRACE_OPS_FL_SAVE_REGS) &&
-		    fops_hash_has_ip(op->func_hash, rec->ip))
+		    fops_hash_has_ip(op->func_hash, ftrace_rec_ip(rec)))
 			return true;
 	}
 	return false;
@@ -230,7 +230,7 @@ static bool facct_update(struct ftrace_ops *ops, bool add)
 		fhash_for_each(take, entry) {
 			rec = facct_rec_at(entry->ip);
 			if (!rec || facct_rec_ignored(rec) ||
-			    !fops_hash_has_ip(ops->func_hash, rec->ip))
+			    !fops_hash_has_ip(ops->func_hash, ftrace_rec_ip(rec)))
 				continue;
 			if (!facct_count(rec, ops, add))
 				return false;
@@ -242,7 +242,7 @@ static bool facct_update(struct ftrace_ops *ops, bool add)
 
 	frec_for_each(rec) {
 		if (facct_rec_ignored(rec) ||
-		    !fops_hash_has_ip(ops->func_hash, rec->ip))
+		    !fops_hash_has_ip(ops->func_hash, ftrace_rec_ip(rec)))
 			continue;
 		if (!facct_count(rec, ops, add))
 			return false;

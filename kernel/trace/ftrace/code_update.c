@@ -271,8 +271,8 @@ static void fupd_check_idle(void)
 	frec_for_each(rec) {
 		if (!(rec->flags & ~FCALL_KEPT_FLAGS))
 			continue;
-		pr_warn("ftrace: %pS still has flags %lx with no ops\n",
-			(void *)rec->ip, rec->flags);
+		pr_warn("ftrace: %pS still has flags %x with no ops\n",
+			(void *)ftrace_rec_ip(rec), rec->flags);
 		fupd_failed(-EINVAL);
 		return;
 	}

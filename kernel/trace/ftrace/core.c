@@ -162,8 +162,9 @@ void __init ftrace_init(void)
 		pr_warn("ftrace: failed to allocate entries for functions\n");
 		goto dead;
 	}
-	pr_info("ftrace: allocated %ld pages with %ld groups\n",
-		ftrace_number_of_pages, ftrace_number_of_groups);
+	pr_info("ftrace: allocated %ld pages with %ld groups, %zu bytes a record\n",
+		ftrace_number_of_pages, ftrace_number_of_groups,
+		sizeof(struct dyn_ftrace));
 
 	fsw_boot_enable();
 	ftrace_filter_boot();

@@ -335,7 +335,7 @@ static bool ffile_has(struct dyn_ftrace *rec, void *arg)
 {
 	struct ffile *f = arg;
 
-	return fhash_find(f->draft, rec->ip);
+	return fhash_find(f->draft, ftrace_rec_ip(rec));
 }
 
 static struct ftrace_hash *ffile_probe_set(struct ftrace_func_probe *probe)

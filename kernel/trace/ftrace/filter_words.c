@@ -45,7 +45,7 @@ static bool fmatch_rec(const struct fmatch *fm, struct dyn_ftrace *rec)
 	char *modname;
 	bool mod_hit;
 
-	if (!flist_name(rec->ip, name, &modname))
+	if (!flist_name(ftrace_rec_ip(rec), name, &modname))
 		return false;
 	if (fm->by_mod) {
 		/* An empty module name stands for every module. */
@@ -84,7 +84,7 @@ int fmatch_each(char *func, int len, char *mod, fmatch_fn fn, void *arg)
 		rec = frec_at(index - 1);
 		if (!rec)
 			return 0;
-		ret = fn(rec->ip, fm.func.negate, arg);
+		ret = fn(ftrace_rec_ip(rec), fm.func.negate, arg);
 		return ret ?: 1;
 	}
 
@@ -92,7 +92,7 @@ int fmatch_each(char *func, int len, char *mod, fmatch_fn fn, void *arg)
 		cond_resched();
 		if (rec->flags & FTRACE_FL_DISABLED || !fmatch_rec(&fm, rec))
 			continue;
-		ret = fn(rec->ip, fm.func.negate, arg);
+		ret = fn(ftrace_rec_ip(rec), fm.func.negate, arg);
 		if (ret)
 			return ret;
 		found = 1;

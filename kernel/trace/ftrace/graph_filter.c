@@ -68,7 +68,7 @@ static bool fgf_rec_name(struct dyn_ftrace *rec, char *name)
 {
 	unsigned long off = 0;
 
-	if (!kallsyms_lookup(rec->ip, NULL, &off, NULL, name))
+	if (!kallsyms_lookup(ftrace_rec_ip(rec), NULL, &off, NULL, name))
 		return false;
 #ifdef FTRACE_MCOUNT_MAX_OFFSET
 	if (off > FTRACE_MCOUNT_MAX_OFFSET)
@@ -125,7 +125,7 @@ static int fgf_apply_word(struct ftrace_hash *set, char *word)
 		    !fgf_rec_name(rec, name) ||
 		    !ftrace_pattern_match(&pat, name))
 			continue;
-		entry = fhash_find(set, rec->ip);
+		entry = fhash_find(set, ftrace_rec_ip(rec));
 		if (pat.negate) {
 			if (entry) {
 				fhash_erase(set, entry);
@@ -136,7 +136,7 @@ static int fgf_apply_word(struct ftrace_hash *set, char *word)
 		hit = true;
 		if (entry)
 			continue;
-		entry = fhash_insert(set, rec->ip);
+		entry = fhash_insert(set, ftrace_rec_ip(rec));
 		if (!entry) {
 			ret = -ENOMEM;
 			break;

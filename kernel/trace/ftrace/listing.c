@@ -52,7 +52,7 @@ int test_for_valid_rec(struct dyn_ftrace *rec)
 	char name[KSYM_SYMBOL_LEN];
 	char *modname;
 
-	if (flist_name(rec->ip, name, &modname))
+	if (flist_name(ftrace_rec_ip(rec), name, &modname))
 		return 1;
 	rec->flags |= FTRACE_FL_DISABLED;
 	return 0;
@@ -134,7 +134,7 @@ struct dyn_ftrace *flist_walk_to(struct flist_walk *w, loff_t pos)
 	/* @pos and @ip always name the same record, or @ip is 0. */
 	for (; rec; rec = flist_step(w), at++) {
 		w->pos = at;
-		w->ip = rec->ip;
+		w->ip = ftrace_rec_ip(rec);
 		if (at == pos)
 			break;
 	}
@@ -151,7 +151,7 @@ struct dyn_ftrace *flist_walk_next(struct flist_walk *w)
 	w->rec = rec;
 	if (rec) {
 		w->pos++;
-		w->ip = rec->ip;
+		w->ip = ftrace_rec_ip(rec);
 	} else {
 		w->nr = w->pos + 1;
 	}
@@ -251,7 +251,7 @@ static void flist_show_callees(struct seq_file *m, struct dyn_ftrace *rec)
 	}
 
 	if (rec->flags & FTRACE_FL_DIRECT) {
-		direct = ftrace_find_rec_direct(rec->ip);
+		direct = ftrace_find_rec_direct(ftrace_rec_ip(rec));
 		if (direct)
 			seq_printf(m, "\n\tdirect-->%pS", (void *)direct);
 	}
@@ -263,7 +263,7 @@ bool flist_print_name(struct seq_file *m, struct dyn_ftrace *rec)
 	char *modname;
 	bool named;
 
-	named = flist_name(rec->ip, name, &modname);
+	named = flist_name(ftrace_rec_ip(rec), name, &modname);
 	seq_puts(m, name);
 	if (modname)
 		seq_printf(m, " [%s]", modname);
@@ -295,7 +295,7 @@ static int flist_show(struct seq_file *m, void *v)
 	struct dyn_ftrace *rec = f->walk.rec;
 
 	if (f->kind == FLIST_ADDRS)
-		seq_printf(m, "%lx ", rec->ip);
+		seq_printf(m, "%lx ", ftrace_rec_ip(rec));
 
 	if (flist_print_name(m, rec) &&
 	    (f->kind == FLIST_ENABLED || f->kind == FLIST_TOUCHED))

@@ -68,7 +68,7 @@ struct fmod_gone {
 static bool fmod_is_gone(const struct fmod_gone *gone,
 			 const struct dyn_ftrace *rec)
 {
-	return rec->ip >= gone->first && rec->ip <= gone->last;
+	return ftrace_rec_ip(rec) >= gone->first && ftrace_rec_ip(rec) <= gone->last;
 }
 
 /*
@@ -89,7 +89,7 @@ static void fmod_forget_in(struct ftrace_hash *hash,
 	for (t = gone->dead; t; t = t->next_dead) {
 		frec_for_each_in(t, rec) {
 			entry = fmod_is_gone(gone, rec) ?
-				fhash_find(hash, rec->ip) : NULL;
+				fhash_find(hash, ftrace_rec_ip(rec)) : NULL;
 			if (entry)
 				WRITE_ONCE(entry->ip, 0);
 		}
@@ -208,7 +208,7 @@ static void fmod_names_add(struct module *mod, const struct fmod_gone *gone)
 	for (t = gone->dead; t; t = t->next_dead) {
 		frec_for_each_in(t, rec) {
 			if (fmod_is_gone(gone, rec))
-				i += fmod_name_one(&names->funcs[i], rec->ip);
+				i += fmod_name_one(&names->funcs[i], ftrace_rec_ip(rec));
 		}
 	}
 	names->nr = i;
@@ -350,7 +350,7 @@ static void fmod_account(struct dyn_ftrace *rec)
 	rec->flags &= ~(FTRACE_REF_MAX | FTRACE_FL_REGS | FTRACE_FL_TRAMP);
 	fops_for_each_locked(op) {
 		if (!(op->flags & FTRACE_OPS_FL_ENABLED) ||
-		    !fops_hash_has_ip(op->func_hash, rec->ip))
+		    !fops_hash_has_ip(op->func_hash, ftrace_rec_ip(rec)))
 			continue;
 		/*
 		 * Direct calls and IPMODIFY name their functions by

@@ -60,7 +60,7 @@ static unsigned int frec_index_after(const struct dyn_ftrace *recs,
 	while (below < above) {
 		unsigned int probe = below + (above - below) / 2;
 
-		if (recs[probe].ip + MCOUNT_INSN_SIZE > addr)
+		if (ftrace_rec_ip(&recs[probe]) + MCOUNT_INSN_SIZE > addr)
 			above = probe;
 		else
 			below = probe + 1;
@@ -77,7 +77,7 @@ static struct dyn_ftrace *frec_table_lookup(struct frec_table *t,
 	unsigned int nr = READ_ONCE(t->nr);
 	unsigned int i = frec_index_after(recs, nr, start);
 
-	if (i == nr || recs[i].ip > end)
+	if (i == nr || ftrace_rec_ip(&recs[i]) > end)
 		return NULL;
 	return &recs[i];
 }
@@ -102,7 +102,7 @@ struct dyn_ftrace *frec_lookup(unsigned long start, unsigned long end)
 		return NULL;
 	frec_live(t) {
 		rec = frec_table_lookup(t, start, end);
-		if (rec && (!best || rec->ip < best->ip))
+		if (rec && (!best || ftrace_rec_ip(rec) < ftrace_rec_ip(best)))
 			best = rec;
 	}
 	return best;
@@ -124,7 +124,7 @@ unsigned long ftrace_location_range(unsigned long start, unsigned long end)
 
 	rcu_read_lock();
 	rec = frec_lookup(start, end);
-	ip = rec ? rec->ip : 0;
+	ip = rec ? ftrace_rec_ip(rec) : 0;
 	rcu_read_unlock();
 	return ip;
 }
@@ -219,7 +219,7 @@ struct dyn_ftrace *frec_resume(struct frec_cursor *cur, unsigned long ip)
 
 	while ((t = frec_next_table(cur, t))) {
 		rec = frec_table_lookup(t, ip, ip);
-		if (rec && rec->ip == ip) {
+		if (rec && ftrace_rec_ip(rec) == ip) {
 			cur->table = t;
 			cur->idx = rec - t->recs;
 			cur->started = true;
@@ -337,9 +337,17 @@ static unsigned long frec_site(struct module *mod, unsigned long loc)
 {
 	if (!loc)
 		return 0;
+	struct dyn_ftrace probe;
+
 	if (!mod && !is_kernel_text(loc) && !is_kernel_inittext(loc))
 		return 0;
-	return ftrace_call_adjust(loc);
+	loc = ftrace_call_adjust(loc);
+	/* A record holds 32 bits of it (see struct dyn_ftrace). */
+	if (WARN_ONCE(!ftrace_rec_set_ip(&probe, loc),
+		      "ftrace: site %pS too far from _text for a record\n",
+		      (void *)loc))
+		return 0;
+	return loc;
 }
 
 static bool frec_in_init(struct module *mod, unsigned long ip)
@@ -390,9 +398,9 @@ static void frec_append(struct frec_table *t, unsigned long ip)
 	if (WARN_ON_ONCE(t->nr == t->cap))
 		return;
 	/* Equal entries would be one site recorded twice. */
-	if (t->nr && t->recs[t->nr - 1].ip >= ip)
+	if (t->nr && ftrace_rec_ip(&t->recs[t->nr - 1]) >= ip)
 		return;
-	t->recs[t->nr++].ip = ip;
+	ftrace_rec_set_ip(&t->recs[t->nr++], ip);
 }
 
 /**
@@ -561,7 +569,7 @@ struct frec_table *frec_remove_range(unsigned long start, unsigned long end,
 	list_for_each_entry_safe(t, tmp, &frec_tables, node) {
 		first = frec_index_after(t->recs, t->nr, start);
 		last = first;
-		while (last < t->nr && t->recs[last].ip <= end)
+		while (last < t->nr && ftrace_rec_ip(&t->recs[last]) <= end)
 			last++;
 		if (first == last)
 			continue;

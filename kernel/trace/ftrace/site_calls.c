@@ -162,7 +162,7 @@ static struct ftrace_ops *fcall_tramp_new(struct dyn_ftrace *rec)
 	struct ftrace_ops *op;
 
 	fops_for_each_raw(op) {
-		if (fops_hash_has_ip(op->func_hash, rec->ip))
+		if (fops_hash_has_ip(op->func_hash, ftrace_rec_ip(rec)))
 			return op;
 	}
 	return NULL;
@@ -178,7 +178,7 @@ static struct ftrace_ops *fcall_tramp_new(struct dyn_ftrace *rec)
 static struct ftrace_ops *fcall_tramp_held(struct dyn_ftrace *rec)
 {
 	struct ftrace_ops *op = fcall_leaving_ops;
-	unsigned long ip = rec->ip;
+	unsigned long ip = ftrace_rec_ip(rec);
 
 	if (op && fops_hash_has_ip(&op->old_hash, ip))
 		return op;
@@ -199,8 +199,8 @@ static struct ftrace_ops *fcall_tramp_held(struct dyn_ftrace *rec)
 /* A trampoline the books promise is missing: stop tracing for good. */
 static unsigned long fcall_lost_tramp(struct dyn_ftrace *rec)
 {
-	WARN_ONCE(1, "ftrace: no trampoline for %pS (%lx)\n",
-		  (void *)rec->ip, rec->flags);
+	WARN_ONCE(1, "ftrace: no trampoline for %pS (%x)\n",
+		  (void *)ftrace_rec_ip(rec), rec->flags);
 	ftrace_kill();
 	return (unsigned long)FTRACE_ADDR;
 }
@@ -226,7 +226,7 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 	unsigned long addr;
 
 	if ((rec->flags & FTRACE_FL_DIRECT) && ftrace_rec_count(rec) == 1) {
-		addr = ftrace_find_rec_direct(rec->ip);
+		addr = ftrace_find_rec_direct(ftrace_rec_ip(rec));
 		if (!WARN_ON_ONCE(!addr))
 			return addr;
 	}
@@ -251,7 +251,7 @@ unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
 	unsigned long addr;
 
 	if (rec->flags & FTRACE_FL_DIRECT_EN) {
-		addr = ftrace_find_rec_direct(rec->ip);
+		addr = ftrace_find_rec_direct(ftrace_rec_ip(rec));
 		if (!WARN_ON_ONCE(!addr))
 			return addr;
 	}
@@ -363,7 +363,7 @@ static void fcall_print_tramps(struct dyn_ftrace *rec)
 /* Describe what went wrong at @rec's site, or at an unknown one. */
 static void fcall_print_bug(int failed, struct dyn_ftrace *rec)
 {
-	unsigned long ip = rec ? rec->ip : 0;
+	unsigned long ip = rec ? ftrace_rec_ip(rec) : 0;
 	const char *step = NULL;
 
 	switch (failed) {
@@ -390,7 +390,7 @@ static void fcall_print_bug(int failed, struct dyn_ftrace *rec)
 		pr_info(" while %s\n", step);
 	if (!rec)
 		return;
-	pr_info(" record flags: %lx (%lu ops)%s%s\n", rec->flags,
+	pr_info(" record flags: %x (%lu ops)%s%s\n", rec->flags,
 		ftrace_rec_count(rec),
 		rec->flags & FTRACE_FL_REGS ? " regs" : "",
 		rec->flags & FTRACE_FL_CALL_OPS ? " call-ops" : "");
@@ -428,6 +428,6 @@ void ftrace_bug(int failed, struct dyn_ftrace *rec)
 		return;
 	}
 	pr_err("ftrace: %pS is left as it is and will not be traced\n",
-	       (void *)rec->ip);
+	       (void *)ftrace_rec_ip(rec));
 	rec->flags = (rec->flags & FCALL_KEPT_FLAGS) | FTRACE_FL_BAD;
 }

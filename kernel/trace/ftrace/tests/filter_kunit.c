@@ -101,7 +101,7 @@ static void ffk_find_sites(struct kunit *test, struct ffk_sites *s)
 
 static unsigned long ffk_ip(struct dyn_ftrace *rec)
 {
-	return rec ? rec->ip : 0;
+	return rec ? ftrace_rec_ip(rec) : 0;
 }
 
 /* ---- sets ---------------------------------------------------------- */
@@ -234,11 +234,11 @@ static void ffk_tally(const struct ffk_pattern *p, struct ftrace_hash *set,
 	frec_for_each(rec) {
 		cond_resched();
 		if (rec->flags & FTRACE_FL_DISABLED ||
-		    !flist_name(rec->ip, name, &modname) ||
+		    !flist_name(ftrace_rec_ip(rec), name, &modname) ||
 		    !ffk_pattern_wants(p, name, modname))
 			continue;
 		t->want++;
-		if (fhash_find(set, rec->ip))
+		if (fhash_find(set, ftrace_rec_ip(rec)))
 			t->have++;
 	}
 	mutex_unlock(&ftrace_lock);
@@ -407,7 +407,7 @@ static void ffk_find_places(struct kunit *test, unsigned long site,
 	*pl = (struct ffk_places){ .index = ULONG_MAX };
 	mutex_lock(&ftrace_lock);
 	frec_for_each(rec) {
-		if (rec->ip == site)
+		if (ftrace_rec_ip(rec) == site)
 			pl->index = n;
 		n++;
 	}
@@ -549,7 +549,7 @@ static bool ffk_want_tracee(struct dyn_ftrace *rec, void *arg)
 
 	want->calls++;
 	for (i = 0; i < FFK_TRACEES; i++) {
-		if (rec->ip == want->sites->site[i])
+		if (ftrace_rec_ip(rec) == want->sites->site[i])
 			return true;
 	}
 	return false;
@@ -812,7 +812,7 @@ static void ffk_resume_locked(unsigned long site, struct ffk_resumed *r)
 			r->after = rec;
 		if (r->found)
 			r->want_rest++;
-		if (rec->ip == site)
+		if (ftrace_rec_ip(rec) == site)
 			r->found = rec;
 	}
 	r->rec = frec_resume(&cur, site);

@@ -84,7 +84,7 @@ static unsigned long fmk_mod_records(struct module *mod, unsigned long *stray)
 	mutex_lock(&ftrace_lock);
 	frec_for_each_owned(mod, rec) {
 		n++;
-		if (!within_module_core(rec->ip, mod))
+		if (!within_module_core(ftrace_rec_ip(rec), mod))
 			(*stray)++;
 	}
 	mutex_unlock(&ftrace_lock);
@@ -321,23 +321,26 @@ static void fmk_fake_release(void *data)
 	}
 }
 
-/* Publish DISABLED records of a fake owner over a buffer. */
+/*
+ * The fake owner's "text": in the kernel image, as a record can only
+ * name an address within 2 GiB of _text.  One fake at a time uses it.
+ */
+static u8 fmk_text[FMK_FAKE_NR * FMK_FAKE_STEP] __aligned(16);
+
+/* Publish DISABLED records of a fake owner over fmk_text. */
 static struct fmk_fake *fmk_fake_new(struct kunit *test)
 {
 	unsigned long locs[FMK_FAKE_NR];
 	struct fmk_fake *f;
 	struct dyn_ftrace *rec;
 	LIST_HEAD(tables);
-	void *buf;
 	int i;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->owner = kunit_kzalloc(test, sizeof(*f->owner), GFP_KERNEL);
-	buf = kunit_kzalloc(test, FMK_FAKE_NR * FMK_FAKE_STEP, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->owner);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	f->base = (unsigned long)buf;
+	f->base = (unsigned long)fmk_text;
 	for (i = 0; i < FMK_FAKE_NR; i++)
 		locs[i] = f->base + i * FMK_FAKE_STEP;
 	KUNIT_ASSERT_EQ(test, frec_build(f->owner, locs, locs + FMK_FAKE_NR,

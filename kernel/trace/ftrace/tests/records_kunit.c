@@ -3,8 +3,9 @@
  * KUnit suite for the records of patch sites (records.c): the
  * address lookups behind ftrace_location() and ftrace_text_reserved(),
  * the name lookups of ftrace_lookup_symbols(), the walks over all
- * records and the accounting that dyn_ftrace_total_info shows, and
- * cutting records out of a table that lookups may be reading.  A
+ * records and the accounting that dyn_ftrace_total_info shows,
+ * cutting records out of a table that lookups may be reading, and the
+ * eight bytes of a record, whose address is 32 bits from _text.  A
  * module's records from load to unload are the ftrace_modules suite's.
  *
  * Unlike the rest of kernel/trace this file is built with the ftrace
@@ -208,12 +209,12 @@ static void frk_walk_all(struct frk_walk *w, unsigned long site)
 	struct frec_cursor cur = { };
 	struct ftrace_rec_iter *iter;
 	struct dyn_ftrace *rec;
-	unsigned long n = 0, prev = 0;
+	unsigned long n = 0, prev = 0, ip;
 
 	mutex_lock(&ftrace_lock);
 	frec_for_each(rec) {
 		w->walked++;
-		if (rec->ip == site)
+		if (ftrace_rec_ip(rec) == site)
 			w->mine++;
 	}
 	for_ftrace_rec_iter(iter)
@@ -221,14 +222,15 @@ static void frk_walk_all(struct frk_walk *w, unsigned long site)
 
 	/* Ascending within each table; each record is its own location. */
 	while ((rec = frec_step(&cur))) {
-		if (cur.table == last && rec->ip <= prev)
+		ip = ftrace_rec_ip(rec);
+		if (cur.table == last && ip <= prev)
 			w->bad++;
-		if (ftrace_location_range(rec->ip, rec->ip) != rec->ip)
+		if (ftrace_location_range(ip, ip) != ip)
 			w->bad++;
 		if (frec_at(n++) != rec)
 			w->bad++;
 		last = cur.table;
-		prev = rec->ip;
+		prev = ip;
 	}
 	w->at_end = !frec_at(n);
 	w->entries = ftrace_update_tot_cnt;
@@ -318,7 +320,11 @@ struct frk_cut {
 /*
  * A fake module owning the sites of a buffer of ours, listed in @locs
  * as its __mcount_loc would: records built over them are never patched.
+ * The buffer is in the kernel image, as a record can only name an
+ * address within 2 GiB of _text; one fake at a time uses it.
  */
+static u8 frk_text[FRK_CUT_NR * FRK_CUT_STEP] __aligned(16);
+
 struct frk_fake {
 	struct module	*owner;
 	unsigned long	base;		/* the buffer, site 0 */
@@ -333,13 +339,10 @@ static void frk_fake_init(struct kunit *test, struct frk_fake *f,
 			  bool backwards)
 {
 	unsigned int i, k;
-	void *buf;
 
 	f->owner = kunit_kzalloc(test, sizeof(*f->owner), GFP_KERNEL);
-	buf = kunit_kzalloc(test, FRK_CUT_NR * FRK_CUT_STEP, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->owner);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	f->base = (unsigned long)buf;
+	f->base = (unsigned long)frk_text;
 	for (i = 0; i < FRK_CUT_NR; i++) {
 		k = backwards ? FRK_CUT_NR - 1 - i : i;
 		f->locs[i] = f->base + k * FRK_CUT_STEP;
@@ -367,7 +370,7 @@ static void frk_cut_locked(struct module *owner, unsigned long base,
 	c->grown = ftrace_update_tot_cnt - before;
 	lo = frec_lookup(base, base);
 	hi = frec_lookup(last, last);
-	c->whole = lo && lo->ip == base && hi && hi->ip == last;
+	c->whole = lo && ftrace_rec_ip(lo) == base && hi && ftrace_rec_ip(hi) == last;
 
 	/* Sites 1 .. NR-2: from inside site 1 to inside site NR-2. */
 	mid = ftrace_update_tot_cnt;
@@ -380,7 +383,7 @@ static void frk_cut_locked(struct module *owner, unsigned long base,
 	c->gap = !frec_lookup(base + MCOUNT_INSN_SIZE, last - 1);
 	lo = frec_lookup(base, base);
 	hi = frec_lookup(last, last);
-	c->edges = lo && lo->ip == base && hi && hi->ip == last;
+	c->edges = lo && ftrace_rec_ip(lo) == base && hi && ftrace_rec_ip(hi) == last;
 
 	frec_for_each_owned(owner, rec)
 		c->left++;
@@ -431,13 +434,13 @@ static void frk_cut_run(struct kunit *test, bool nomem)
 		KUNIT_EXPECT_NULL(test, c.old->next_dead);
 		KUNIT_EXPECT_EQ(test, c.old->nr, FRK_CUT_NR);
 		for (i = 0; i < c.old->nr; i++)
-			KUNIT_EXPECT_EQ(test, c.old->recs[i].ip,
+			KUNIT_EXPECT_EQ(test, ftrace_rec_ip(&c.old->recs[i]),
 					f.base + i * FRK_CUT_STEP);
 	}
 	KUNIT_EXPECT_NOT_NULL(test, c.rest);
 	if (c.rest) {
 		KUNIT_EXPECT_EQ(test, c.rest->nr, 2);
-		KUNIT_EXPECT_EQ(test, c.rest->recs[0].ip, f.base);
+		KUNIT_EXPECT_EQ(test, ftrace_rec_ip(&c.rest->recs[0]), f.base);
 	}
 	frec_free_dead(c.old);
 	frec_free_dead(c.rest);
@@ -482,6 +485,40 @@ static void frk_build_nomem(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ftrace_location(f.base), 0);
 }
 
+/*
+ * A record takes eight bytes (the arch keeps nothing more on x86), and
+ * names any address within 32 bits of _text and no other: a site that
+ * far off is refused and leaves the record as it was.
+ */
+static void frk_record_size(struct kunit *test)
+{
+	unsigned long text = (unsigned long)_text;
+	struct dyn_ftrace rec = { .flags = 7 };
+	void *far;
+
+	KUNIT_EXPECT_EQ(test, sizeof(struct dyn_ftrace),
+			8 + sizeof(struct dyn_arch_ftrace));
+	if (IS_ENABLED(CONFIG_X86_64))
+		KUNIT_EXPECT_EQ(test, sizeof(struct dyn_ftrace), 8);
+
+	KUNIT_EXPECT_TRUE(test, ftrace_rec_set_ip(&rec, text + S32_MAX));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_ip(&rec), text + S32_MAX);
+	KUNIT_EXPECT_TRUE(test, ftrace_rec_set_ip(&rec, text + S32_MIN));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_ip(&rec), text + S32_MIN);
+	KUNIT_EXPECT_TRUE(test, ftrace_rec_set_ip(&rec, (unsigned long)frk_site_a));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_ip(&rec), (unsigned long)frk_site_a);
+
+	KUNIT_EXPECT_FALSE(test, ftrace_rec_set_ip(&rec, text + S32_MAX + 1UL));
+	KUNIT_EXPECT_FALSE(test, ftrace_rec_set_ip(&rec, text + S32_MIN - 1UL));
+	/* The direct map, where kmalloc() memory lies, is far from text. */
+	far = kunit_kmalloc(test, 16, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, far);
+	if (IS_ENABLED(CONFIG_X86_64))
+		KUNIT_EXPECT_FALSE(test, ftrace_rec_set_ip(&rec, (unsigned long)far));
+	KUNIT_EXPECT_EQ(test, ftrace_rec_ip(&rec), (unsigned long)frk_site_a);
+	KUNIT_EXPECT_EQ(test, rec.flags, 7U);
+}
+
 static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_location_of_function),
 	KUNIT_CASE(frk_location_inside_site),
@@ -493,6 +530,7 @@ static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_cut_middle),
 	KUNIT_CASE(frk_cut_middle_nomem),
 	KUNIT_CASE(frk_build_nomem),
+	KUNIT_CASE(frk_record_size),
 	{}
 };
 

@@ -98,8 +98,10 @@ KUNIT_ARRAY_PARAM(fsk_rows, fsk_rows, fsk_row_desc);
 /* A made-up record at an address no site has. */
 static struct dyn_ftrace fsk_rec(unsigned long flags)
 {
-	return (struct dyn_ftrace){ .ip = (unsigned long)fsk_rows,
-				    .flags = flags };
+	struct dyn_ftrace rec = { .flags = flags };
+
+	ftrace_rec_set_ip(&rec, (unsigned long)fsk_rows);
+	return rec;
 }
 
 /* The test only looks; the update looks and takes the new state. */
