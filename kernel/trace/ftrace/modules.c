@@ -68,7 +68,9 @@ struct fmod_gone {
 static bool fmod_is_gone(const struct fmod_gone *gone,
 			 const struct dyn_ftrace *rec)
 {
-	return ftrace_rec_ip(rec) >= gone->first && ftrace_rec_ip(rec) <= gone->last;
+	unsigned long ip = ftrace_rec_ip(rec);
+
+	return ip >= gone->first && ip <= gone->last;
 }
 
 /*

@@ -335,10 +335,10 @@ static void frec_sort_locs(struct module *mod, unsigned long *locs,
  */
 static unsigned long frec_site(struct module *mod, unsigned long loc)
 {
-	if (!loc)
-		return 0;
 	struct dyn_ftrace probe;
 
+	if (!loc)
+		return 0;
 	if (!mod && !is_kernel_text(loc) && !is_kernel_inittext(loc))
 		return 0;
 	loc = ftrace_call_adjust(loc);
