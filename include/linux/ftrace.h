@@ -283,6 +283,20 @@ typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
 /* ftrace/dispatch.c: ->func, or a wrapper that does what ->flags ask. */
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops);
 
+/*
+ * The guard of the ops that ask for one (RECURSION, RCU), per CPU and
+ * shared with the arch's guarded trampolines: the FTRACE_GUARD_CTX bits
+ * of preempt_count() where a guarded call is running on this CPU, or
+ * FTRACE_GUARD_IDLE.  An arch whose assembly reads it defines both.
+ */
+#ifndef FTRACE_GUARD_CTX
+# define FTRACE_GUARD_CTX	(NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)
+# define FTRACE_GUARD_IDLE	1
+#endif
+DECLARE_PER_CPU(u32, ftrace_ops_guard);
+/* Notes a call the guard dropped (recursed_functions). */
+void ftrace_ops_guard_busy(unsigned long ip, unsigned long parent_ip);
+
 /**
  * DOC: ftrace_ops flags
  *

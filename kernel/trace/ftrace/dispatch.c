@@ -18,6 +18,7 @@
  * core has waited for every such reader (ftrace_shutdown()).
  */
 #include <linux/ftrace.h>
+#include <linux/context_tracking.h>
 #include <linux/kmsan.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
@@ -182,10 +183,19 @@ int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs)
 }
 #endif
 
-/* An RCU ops is only called where RCU is watching. */
+/*
+ * An RCU ops is only called where RCU is watching.  Preemption is off,
+ * so this CPU's state is read straight.
+ */
 static __always_inline bool fops_rcu_ok(struct ftrace_ops *op)
 {
-	return !(op->flags & FTRACE_OPS_FL_RCU) || rcu_is_watching();
+	if (!(op->flags & FTRACE_OPS_FL_RCU))
+		return true;
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return rcu_is_watching_curr_cpu();
+#else
+	return rcu_is_watching();
+#endif
 }
 
 /*
@@ -239,22 +249,45 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip)
 NOKPROBE_SYMBOL(arch_ftrace_ops_list_func);
 
 /*
- * What a trampoline calls for an ops that needs ftrace to guard it
- * against recursion (FTRACE_OPS_FL_RECURSION) or to check that RCU is
- * watching (FTRACE_OPS_FL_RCU).
+ * The guard of RECURSION and RCU ops.  Preemption is off while it is
+ * held, so this CPU's word is the running task's; an interrupt finds
+ * another context there and goes on, and each call puts back what it
+ * found, as interrupts nest.  The guard is not the list function's:
+ * a guarded ops may call into a function that the list walks, once.
+ */
+DEFINE_PER_CPU(u32, ftrace_ops_guard) = FTRACE_GUARD_IDLE;
+static_assert(FTRACE_GUARD_CTX == (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+static_assert(!(FTRACE_GUARD_IDLE & FTRACE_GUARD_CTX));
+
+void ftrace_ops_guard_busy(unsigned long ip, unsigned long parent_ip)
+{
+	do_ftrace_record_recursion(ip, parent_ip);
+}
+
+NOKPROBE_SYMBOL(ftrace_ops_guard_busy);
+
+/*
+ * What the shared templates call for an ops that asked for the guard;
+ * an arch's trampoline may do the same inline.
  */
 static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *op,
 				   struct ftrace_regs *fregs)
 {
-	int bit;
+	u32 ctx, held;
 
-	bit = trace_test_and_set_recursion(ip, parent_ip, TRACE_LIST_START);
-	if (bit < 0)
-		return;
-	if (fops_rcu_ok(op))
-		op->func(ip, parent_ip, op, fregs);
-	trace_clear_recursion(bit);
+	preempt_disable_notrace();
+	ctx = preempt_count() & FTRACE_GUARD_CTX;
+	held = __this_cpu_read(ftrace_ops_guard);
+	if (unlikely(held == ctx)) {
+		ftrace_ops_guard_busy(ip, parent_ip);
+	} else {
+		__this_cpu_write(ftrace_ops_guard, ctx);
+		if (fops_rcu_ok(op))
+			op->func(ip, parent_ip, op, fregs);
+		__this_cpu_write(ftrace_ops_guard, held);
+	}
+	preempt_enable_notrace();
 }
 
 NOKPROBE_SYMBOL(ftrace_ops_assist_func);
