@@ -16,6 +16,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/context_tracking_state.h>
 #include <linux/execmem.h>
 #include <linux/ftrace.h>
 #include <linux/memory.h>
@@ -319,6 +320,7 @@ struct hook_template {
 	void (*end)(void);
 	void (*op_load)(void);	/* movq function_trace_op(%rip), %rdx */
 	void (*call)(void);	/* call <ops function> */
+	bool guarded;		/* calls ->func itself, inside the guard */
 };
 
 static const struct hook_template light_template = {
@@ -331,10 +333,60 @@ static const struct hook_template regs_template = {
 	.op_load = ftrace_regs_caller_op_ptr, .call = ftrace_regs_call,
 };
 
+static const struct hook_template guard_template = {
+	.start = ftrace_guard_caller, .end = ftrace_guard_caller_end,
+	.op_load = ftrace_guard_caller_op_ptr, .call = ftrace_guard_call,
+	.guarded = true,
+};
+
+/* What the guarded template reads, as the C side defines it. */
+static_assert(offsetof(struct pcpu_hot, preempt_count) ==
+	      FTRACE_PCPU_PREEMPT_COUNT);
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+static_assert(offsetof(struct context_tracking, state) == FTRACE_CT_STATE);
+static_assert(CT_RCU_WATCHING == FTRACE_CT_RCU_WATCHING);
+#endif
+
+/*
+ * An ops that asked for the guard gets it inline in its trampoline,
+ * but with SAVE_REGS it keeps the regs template and the C guard; so
+ * does an RCU ops where the template cannot see RCU's state.
+ */
 static const struct hook_template *template_of(struct ftrace_ops *ops)
 {
-	return ops->flags & FTRACE_OPS_FL_SAVE_REGS ? &regs_template :
-						      &light_template;
+	unsigned long flags = ops->flags;
+
+	if (flags & FTRACE_OPS_FL_SAVE_REGS)
+		return &regs_template;
+	if ((flags & FTRACE_OPS_FL_RCU) &&
+	    !IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
+		return &light_template;
+	if (flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU))
+		return &guard_template;
+	return &light_template;
+}
+
+/**
+ * arch_ftrace_tramp_template - the code a trampoline was copied from
+ * @ops: an ops with a trampoline
+ *
+ * The ORC unwinder reads a trampoline with its template's ORC data, at
+ * the same offset.
+ *
+ * Return: the template's start, or 0 for a trampoline we did not build.
+ */
+unsigned long arch_ftrace_tramp_template(struct ftrace_ops *ops)
+{
+	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+		return 0;
+	return (unsigned long)template_of(ops)->start;
+}
+
+/* The function a copy of @t calls for @ops. */
+static ftrace_func_t tramp_func(const struct hook_template *t,
+				struct ftrace_ops *ops)
+{
+	return t->guarded ? ops->func : ftrace_ops_get_func(ops);
 }
 
 static unsigned long tmpl_off(const struct hook_template *t, void (*l)(void))
@@ -404,6 +456,23 @@ static void tramp_put_return(u8 *ip)
 	}
 }
 
+/*
+ * A copy of the guarded template for an ops that is not RCU's jumps
+ * over the RCU check (if the template has one).
+ */
+static void tramp_skip_rcu(u8 *buf, const struct hook_template *t)
+{
+	unsigned long from = tmpl_off(t, ftrace_guard_rcu);
+	unsigned long to = tmpl_off(t, ftrace_guard_rcu_end);
+
+	if (to == from)
+		return;
+	buf[from] = JMP8_INSN_OPCODE;
+	buf[from + 1] = to - (from + JMP8_INSN_SIZE);
+	memset(buf + from + JMP8_INSN_SIZE, INT3_INSN_OPCODE,
+	       to - (from + JMP8_INSN_SIZE));
+}
+
 /* Fill @buf (to live at @buf) with a trampoline for @ops. */
 static int tramp_fill(u8 *buf, const struct hook_template *t,
 		      struct ftrace_ops *ops)
@@ -427,9 +496,11 @@ static int tramp_fill(u8 *buf, const struct hook_template *t,
 	 * out of the copy, to the copy's address.
 	 */
 	site_call_insn(buf + call_off, (unsigned long)t->call,
-		       (unsigned long)ftrace_ops_get_func(ops));
+		       (unsigned long)tramp_func(t, ops));
 	text_poke_apply_relocation(buf, buf, len, (u8 *)t->start, len);
 	tramp_put_return(buf + len);
+	if (t->guarded && !(ops->flags & FTRACE_OPS_FL_RCU))
+		tramp_skip_rcu(buf, t);
 
 	*(unsigned long *)(buf + slot) = (unsigned long)ops;
 	disp = slot - (op_off + OP_LOAD_SIZE);
@@ -518,7 +589,7 @@ void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
 
 	mutex_lock(&text_mutex);
 	call_retarget(ops->trampoline + tmpl_off(t, t->call),
-		      (unsigned long)ftrace_ops_get_func(ops));
+		      (unsigned long)tramp_func(t, ops));
 	mutex_unlock(&text_mutex);
 }
 

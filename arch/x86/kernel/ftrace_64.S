@@ -29,6 +29,8 @@
 #include <asm/unwind_hints.h>
 #include <asm/frame.h>
 
+#include "ftrace_hooks.h"
+
 	.code64
 	.section .text, "ax"
 
@@ -178,6 +180,85 @@ SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 	RET
 SYM_FUNC_END(ftrace_caller);
 STACK_FRAME_NON_STANDARD_FP(ftrace_caller)
+
+/*
+ * The template of trampolines for ops that ask ftrace to guard them
+ * (FTRACE_OPS_FL_RECURSION, FTRACE_OPS_FL_RCU): ftrace_caller's frame
+ * with the guard of ftrace_ops_assist_func() around the call, so that a
+ * copy calls the ops' own function directly. Only copies run it.
+ *
+ * Preemption stays off across the call. The per-CPU ftrace_ops_guard
+ * holds the context a guarded function is running in on this CPU (the
+ * FTRACE_GUARD_CTX bits of preempt_count()), or FTRACE_GUARD_IDLE: a
+ * call from that same context is dropped, one from an interrupt goes
+ * on, and each puts back the value it found, as interrupts nest. The
+ * frame's r10 slot, unused in a struct ftrace_regs, keeps that value.
+ */
+SYM_FUNC_START(ftrace_guard_caller)
+	hook_enter
+	movq	$0, CS(%rsp)
+	CALL_DEPTH_ACCOUNT
+
+SYM_INNER_LABEL(ftrace_guard_caller_op_ptr, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	movq	function_trace_op(%rip), %rdx
+	movq	%rsp, %rcx
+	/* Preemption first: the guard is this CPU's from here on. */
+	incl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT)
+	movl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT), %eax
+	andl	$FTRACE_GUARD_CTX, %eax
+	movl	PER_CPU_VAR(ftrace_ops_guard), %r10d
+	cmpl	%eax, %r10d
+	/* Out of the copy, into this template: a 32-bit branch. */
+	{disp32} je	.Lguard_busy
+	movl	%eax, PER_CPU_VAR(ftrace_ops_guard)
+	movq	%r10, R10(%rsp)
+
+SYM_INNER_LABEL(ftrace_guard_rcu, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	/* An RCU ops only where RCU is watching; other copies jump over. */
+	testl	$FTRACE_CT_RCU_WATCHING, \
+		PER_CPU_VAR(context_tracking + FTRACE_CT_STATE)
+	jz	.Lguard_release
+#endif
+
+SYM_INNER_LABEL(ftrace_guard_rcu_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	CALL_DEPTH_ACCOUNT
+
+SYM_INNER_LABEL(ftrace_guard_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* Retargeted to the ops' own function. */
+	call	ftrace_stub
+
+.Lguard_release:
+	movq	R10(%rsp), %rax
+	movl	%eax, PER_CPU_VAR(ftrace_ops_guard)
+.Lguard_enable:
+	decl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT)
+	jnz	.Lguard_done
+	CALL_DEPTH_ACCOUNT
+	call	preempt_schedule_notrace_thunk
+.Lguard_done:
+	movq	RIP(%rsp), %rax
+	movq	%rax, HOOK_FRAME(%rsp)
+	hook_leave
+
+SYM_INNER_LABEL(ftrace_guard_caller_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* Copies stop here and get a return made for their address. */
+	RET
+
+.Lguard_busy:
+#ifdef CONFIG_FTRACE_RECORD_RECURSION
+	/* %rdi and %rsi still hold the site and the parent. */
+	CALL_DEPTH_ACCOUNT
+	call	ftrace_ops_guard_busy
+#endif
+	jmp	.Lguard_enable
+SYM_FUNC_END(ftrace_guard_caller)
+STACK_FRAME_NON_STANDARD_FP(ftrace_guard_caller)
 
 SYM_FUNC_START(ftrace_regs_caller)
 	/* First, before anything changes the flags. */

@@ -37,6 +37,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/context_tracking.h>
+#include <linux/irq_work.h>
 
 #include "ftrace_kunit.h"
 
@@ -744,6 +746,203 @@ static int fxk_suite_init(struct kunit_suite *suite)
 	return 0;
 }
 
+/*
+ * An ops that asked for the guard (RECURSION, or RCU), on fxkt_tramp().
+ * Its callback calls the tracee again, which the guard must drop, and
+ * can raise an interrupt that calls it, which the guard must let in.
+ */
+struct fxk_guarded {
+	struct ftrace_ops ops;
+	atomic_t hits, irq_hits;
+	bool preemptible;	/* a call ran with preemption on */
+	bool raise_irq;
+	struct irq_work work;
+};
+
+static void fxk_guarded_irq(struct irq_work *work)
+{
+	fxkt_tramp(5);
+}
+
+static void fxk_guarded_func(unsigned long ip, unsigned long parent_ip,
+			     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fxk_guarded *g = container_of(op, struct fxk_guarded, ops);
+
+	if (ip != fxk_ips[FXK_TRAMP])
+		return;
+	atomic_inc(&g->hits);
+	if (preemptible())
+		WRITE_ONCE(g->preemptible, true);
+	if (in_hardirq()) {
+		atomic_inc(&g->irq_hits);
+		return;
+	}
+	fxkt_tramp(4);
+	if (g->raise_irq && irq_work_queue(&g->work)) {
+		/* irq_work_sync() may sleep; this CPU takes the IPI here. */
+		while (irq_work_is_busy(&g->work))
+			cpu_relax();
+	}
+}
+
+static struct fxk_guarded *fxk_guarded_init(struct kunit *test,
+					    struct fxk_guarded *g,
+					    unsigned long flags)
+{
+	g->ops.func = fxk_guarded_func;
+	g->ops.flags = flags;
+	init_irq_work(&g->work, fxk_guarded_irq);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_ops_release, &g->ops));
+	KUNIT_ASSERT_EQ(test, 0, ftrace_set_filter_ip(&g->ops,
+						      fxk_ips[FXK_TRAMP],
+						      0, 0));
+	return g;
+}
+
+static struct fxk_guarded *fxk_guarded_new(struct kunit *test,
+					   unsigned long flags)
+{
+	struct fxk_guarded *g;
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	return fxk_guarded_init(test, g, flags);
+}
+
+/* Is this CPU's guard free again? */
+static bool fxk_guard_idle(void)
+{
+	bool idle;
+
+	preempt_disable();
+	idle = __this_cpu_read(ftrace_ops_guard) == FTRACE_GUARD_IDLE;
+	preempt_enable();
+	return idle;
+}
+
+/*
+ * A RECURSION ops' trampoline is a copy of the guarded template, which
+ * calls the ops' own function: with preemption off, once per call of
+ * the tracee, not again for the call the callback makes.
+ */
+static void fxk_guard_tramp_test(struct kunit *test)
+{
+	struct fxk_guarded *g;
+
+	if (!fxk_site_is(fxk_ips[FXK_TRAMP], fxk_nop()))
+		kunit_skip(test, "fxkt_tramp is traced by someone else");
+	g = fxk_guarded_new(test, FTRACE_OPS_FL_RECURSION);
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&g->ops), 0);
+	KUNIT_ASSERT_TRUE(test, g->ops.flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	KUNIT_EXPECT_PTR_EQ(test, arch_ftrace_trampoline_func(&g->ops, NULL),
+			    (void *)fxk_guarded_func);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(3), 118);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->hits), 2);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(g->preemptible));
+	KUNIT_EXPECT_TRUE(test, fxk_guard_idle());
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&g->ops), 0);
+}
+
+/* An interrupt inside a guarded callback is another context: it gets in. */
+static void fxk_guard_irq_test(struct kunit *test)
+{
+	struct fxk_guarded *g;
+
+	if (!fxk_site_is(fxk_ips[FXK_TRAMP], fxk_nop()))
+		kunit_skip(test, "fxkt_tramp is traced by someone else");
+	if (!arch_irq_work_has_interrupt())
+		kunit_skip(test, "no self-interrupt for irq_work");
+	g = fxk_guarded_new(test, FTRACE_OPS_FL_RECURSION);
+	g->raise_irq = true;
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&g->ops), 0);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->irq_hits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->hits), 2);
+	KUNIT_EXPECT_TRUE(test, fxk_guard_idle());
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&g->ops), 0);
+}
+
+/*
+ * Without a trampoline, the shared template calls the same ops through
+ * the C guard (or the list function): the same promises hold.  The ops
+ * is static, so that the core may call it through the assist function.
+ */
+static struct fxk_guarded fxk_static_guarded;
+
+static void fxk_guard_shared_test(struct kunit *test)
+{
+	struct fxk_guarded *g = &fxk_static_guarded;
+
+	if (!fxk_site_is(fxk_ips[FXK_TRAMP], fxk_nop()))
+		kunit_skip(test, "fxkt_tramp is traced by someone else");
+	memset(g, 0, sizeof(*g));
+	fxk_guarded_init(test, g, FTRACE_OPS_FL_RECURSION);
+	g->raise_irq = arch_irq_work_has_interrupt();
+	WRITE_ONCE(tramp_alloc_fails_for, &g->ops);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_tramp_alloc_works,
+						  NULL));
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&g->ops), 0);
+	KUNIT_EXPECT_EQ(test, g->ops.trampoline, 0UL);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->irq_hits), g->raise_irq ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->hits), g->raise_irq ? 2 : 1);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(g->preemptible));
+	KUNIT_EXPECT_TRUE(test, fxk_guard_idle());
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&g->ops), 0);
+}
+
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+/* Call the tracee where RCU is not watching, as the idle loop would. */
+static void fxk_call_rcu_idle(void)
+{
+	local_irq_disable();
+	ct_idle_enter();
+	fxkt_tramp(6);
+	ct_idle_exit();
+	local_irq_enable();
+}
+#endif
+
+/*
+ * An RCU ops gets the guarded template too, and is called only where
+ * RCU is watching; a RECURSION ops is called there as well.
+ */
+static void fxk_guard_rcu_test(struct kunit *test)
+{
+	struct fxk_guarded *rcu, *rec;
+
+	if (!IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
+		kunit_skip(test, "RCU ops keep the C guard here");
+	if (!fxk_site_is(fxk_ips[FXK_TRAMP], fxk_nop()))
+		kunit_skip(test, "fxkt_tramp is traced by someone else");
+	rcu = fxk_guarded_new(test, FTRACE_OPS_FL_RCU);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&rcu->ops), 0);
+	KUNIT_EXPECT_TRUE(test, rcu->ops.flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcu->hits), 1);
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	fxk_call_rcu_idle();
+#endif
+	KUNIT_EXPECT_EQ(test, atomic_read(&rcu->hits), 1);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&rcu->ops), 0);
+
+	rec = fxk_guarded_new(test, FTRACE_OPS_FL_RECURSION);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&rec->ops), 0);
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	fxk_call_rcu_idle();
+#endif
+	KUNIT_EXPECT_EQ(test, atomic_read(&rec->hits), 1);
+	KUNIT_EXPECT_TRUE(test, fxk_guard_idle());
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&rec->ops), 0);
+}
+
 static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_make_call_test),
 	KUNIT_CASE(fxk_make_nop_test),
@@ -755,6 +954,10 @@ static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_tramp_fallback_test),
 	KUNIT_CASE(fxk_tramp_built_test),
 	KUNIT_CASE(fxk_bad_site_test),
+	KUNIT_CASE(fxk_guard_tramp_test),
+	KUNIT_CASE(fxk_guard_irq_test),
+	KUNIT_CASE(fxk_guard_shared_test),
+	KUNIT_CASE(fxk_guard_rcu_test),
 	{}
 };
 

@@ -28,8 +28,22 @@
 #define ARCH_SUPPORTS_FTRACE_OPS 1
 #endif
 
+/*
+ * The guard of RECURSION and RCU ops (see ftrace_ops_guard), spelt out
+ * for the guarded template: NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET,
+ * and a value no context has.
+ */
+#define FTRACE_GUARD_CTX	0x00ff0100
+#define FTRACE_GUARD_IDLE	1
+
 #ifndef __ASSEMBLY__
 void __fentry__(void);
+
+#ifdef CONFIG_DYNAMIC_FTRACE
+struct ftrace_ops;
+/* The template an ops' trampoline is a copy of, for the ORC unwinder. */
+unsigned long arch_ftrace_tramp_template(struct ftrace_ops *ops);
+#endif
 
 /* The __mcount_loc entries already point at the call itself. */
 static inline unsigned long ftrace_call_adjust(unsigned long addr)
