@@ -45,6 +45,15 @@
  */
 static bool site_batch_open;
 
+/*
+ * The last landing call_dest() worked out in the open batch: a batch
+ * calls a handful of targets from thousands of sites, and nothing can
+ * free or load text while it is open.
+ */
+static struct {
+	unsigned long target, dest;
+} call_dest_memo;
+
 /**
  * ftrace_arch_code_modify_prepare - open a batch of site updates
  *
@@ -56,6 +65,7 @@ void ftrace_arch_code_modify_prepare(void)
 {
 	mutex_lock(&text_mutex);
 	site_batch_open = true;
+	call_dest_memo.target = 0;
 }
 
 /**
@@ -71,6 +81,34 @@ void ftrace_arch_code_modify_post_process(void)
 	mutex_unlock(&text_mutex);
 }
 
+/*
+ * Where a CALL of ours to @target lands: past the ENDBR64 that an IBT
+ * kernel puts at the start of every function that may be called
+ * indirectly (the templates, their copies, ops functions), which a
+ * direct call does not need; one instruction less at each hop. The
+ * bytes read never change once a function can be a target, so every
+ * later check of a CALL computes the same landing.
+ */
+static unsigned long call_dest(unsigned long target)
+{
+	unsigned long dest = target;
+	u32 insn;
+
+	/* The compiler's own calls of __fentry__ land on its start. */
+	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT) || target == MCOUNT_ADDR)
+		return target;
+	if (site_batch_open && call_dest_memo.target == target)
+		return call_dest_memo.dest;
+	if (!copy_from_kernel_nofault(&insn, (void *)target, sizeof(insn)) &&
+	    is_endbr(insn))
+		dest += ENDBR_INSN_SIZE;
+	if (site_batch_open) {
+		call_dest_memo.target = target;
+		call_dest_memo.dest = dest;
+	}
+	return dest;
+}
+
 /* The bytes a site holds when it calls @target. */
 static void site_call_insn(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
 			   unsigned long target)
@@ -79,8 +117,8 @@ static void site_call_insn(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
 	 * A plain CALL, never a call-depth thunk: the trampolines do their
 	 * own call-depth accounting.
 	 */
-	__text_gen_insn(insn, CALL_INSN_OPCODE, (void *)ip, (void *)target,
-			CALL_INSN_SIZE);
+	__text_gen_insn(insn, CALL_INSN_OPCODE, (void *)ip,
+			(void *)call_dest(target), CALL_INSN_SIZE);
 }
 
 static void site_nop_insn(u8 insn[MCOUNT_INSN_SIZE])
@@ -593,16 +631,26 @@ void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
 	mutex_unlock(&text_mutex);
 }
 
-/* The target of the CALL at @ip, or NULL if there is no CALL there. */
+/*
+ * The function the CALL at @ip calls (its start, before the ENDBR64
+ * call_dest() skipped), or NULL if there is no CALL there.
+ */
 static void *call_target(unsigned long ip)
 {
 	union text_poke_insn insn;
+	unsigned long dest;
+	u32 endbr;
 
 	if (copy_from_kernel_nofault(&insn, (void *)ip, CALL_INSN_SIZE))
 		return NULL;
 	if (WARN_ON_ONCE(insn.opcode != CALL_INSN_OPCODE))
 		return NULL;
-	return (void *)(ip + CALL_INSN_SIZE + insn.disp);
+	dest = ip + CALL_INSN_SIZE + insn.disp;
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
+	    !copy_from_kernel_nofault(&endbr, (void *)(dest - ENDBR_INSN_SIZE),
+				      sizeof(endbr)) && is_endbr(endbr))
+		dest -= ENDBR_INSN_SIZE;
+	return (void *)dest;
 }
 
 /**

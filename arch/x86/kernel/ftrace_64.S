@@ -97,8 +97,11 @@
 /*
  * hook_leave - restore what hook_enter saved and drop the frame.
  * @keep: bytes of the frame to leave on the stack.
+ * @bp: restore %rbp from the frame. Only a handler with a full pt_regs
+ * may change it there; otherwise the callees kept it, unless
+ * hook_enter itself moved it for the frame-pointer frames.
  */
-.macro hook_leave keep=0
+.macro hook_leave keep=0 bp=1
 	movq	R8(%rsp), %r8
 	movq	R9(%rsp), %r9
 	movq	RCX(%rsp), %rcx
@@ -106,7 +109,13 @@
 	movq	RSI(%rsp), %rsi
 	movq	RDI(%rsp), %rdi
 	movq	RAX(%rsp), %rax
+#ifndef CONFIG_FRAME_POINTER
+	.if \bp
+#endif
 	movq	RBP(%rsp), %rbp
+#ifndef CONFIG_FRAME_POINTER
+	.endif
+#endif
 	addq	$HOOK_FRAME-\keep, %rsp
 .endm
 
@@ -172,7 +181,7 @@ SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	/* An IPMODIFY handler (livepatch) may have moved regs->ip. */
 	movq	RIP(%rsp), %rax
 	movq	%rax, HOOK_FRAME(%rsp)
-	hook_leave
+	hook_leave bp=0
 
 SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -243,7 +252,7 @@ SYM_INNER_LABEL(ftrace_guard_call, SYM_L_GLOBAL)
 .Lguard_done:
 	movq	RIP(%rsp), %rax
 	movq	%rax, HOOK_FRAME(%rsp)
-	hook_leave
+	hook_leave bp=0
 
 SYM_INNER_LABEL(ftrace_guard_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR

@@ -78,7 +78,12 @@ static const u8 *fxk_nop(void)
 static void fxk_call(u8 insn[MCOUNT_INSN_SIZE], unsigned long ip,
 		     unsigned long target)
 {
-	s32 rel = target - (ip + CALL_INSN_SIZE);
+	s32 rel;
+
+	/* The CALL lands past an ENDBR64: a direct call needs none. */
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && is_endbr(*(u32 *)target))
+		target += ENDBR_INSN_SIZE;
+	rel = target - (ip + CALL_INSN_SIZE);
 
 	insn[0] = CALL_INSN_OPCODE;
 	memcpy(insn + 1, &rel, sizeof(rel));
