@@ -135,6 +135,36 @@
 		__stringify(ANNOTATE_UNRET_SAFE; ret; int3), X86_FEATURE_CALL_DEPTH
 .endm
 
+/*
+ * light_enter - the frame of a template without full pt_regs, and the
+ * load of its ops, which a copy points at its own.
+ * @op_ptr: the label of that load, for the trampoline builder.
+ *
+ * On return %rdi, %rsi, %rdx and %rcx hold the four arguments of an
+ * ops function.
+ */
+.macro light_enter op_ptr
+	hook_enter
+	/* cs == 0 tells ftrace_get_regs() that this is not a full pt_regs. */
+	movq	$0, CS(%rsp)
+	/* The site called us directly, not through a call thunk. */
+	CALL_DEPTH_ACCOUNT
+
+SYM_INNER_LABEL(\op_ptr, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	/* A copy loads its own ops here instead. */
+	movq	function_trace_op(%rip), %rdx
+	movq	%rsp, %rcx
+.endm
+
+/* light_leave - undo light_enter, going where regs->ip now says. */
+.macro light_leave
+	/* An IPMODIFY handler (livepatch) may have moved regs->ip. */
+	movq	RIP(%rsp), %rax
+	movq	%rax, HOOK_FRAME(%rsp)
+	hook_leave bp=0
+.endm
+
 /* A function that only returns, with the call-depth bookkeeping. */
 .macro hook_stub name, typed=0
 .if \typed
@@ -160,17 +190,7 @@ hook_stub __fentry__
 EXPORT_SYMBOL(__fentry__)
 
 SYM_FUNC_START(ftrace_caller)
-	hook_enter
-	/* cs == 0 tells ftrace_get_regs() that this is not a full pt_regs. */
-	movq	$0, CS(%rsp)
-	/* The site called us directly, not through a call thunk. */
-	CALL_DEPTH_ACCOUNT
-
-SYM_INNER_LABEL(ftrace_caller_op_ptr, SYM_L_GLOBAL)
-	ANNOTATE_NOENDBR
-	/* A copy loads its own ops here instead. */
-	movq	function_trace_op(%rip), %rdx
-	movq	%rsp, %rcx
+	light_enter ftrace_caller_op_ptr
 	CALL_DEPTH_ACCOUNT
 
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
@@ -178,10 +198,7 @@ SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	/* Retargeted to the list function, or to the ops' own function. */
 	call	ftrace_stub
 
-	/* An IPMODIFY handler (livepatch) may have moved regs->ip. */
-	movq	RIP(%rsp), %rax
-	movq	%rax, HOOK_FRAME(%rsp)
-	hook_leave bp=0
+	light_leave
 
 SYM_INNER_LABEL(ftrace_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -204,14 +221,7 @@ STACK_FRAME_NON_STANDARD_FP(ftrace_caller)
  * frame's r10 slot, unused in a struct ftrace_regs, keeps that value.
  */
 SYM_FUNC_START(ftrace_guard_caller)
-	hook_enter
-	movq	$0, CS(%rsp)
-	CALL_DEPTH_ACCOUNT
-
-SYM_INNER_LABEL(ftrace_guard_caller_op_ptr, SYM_L_GLOBAL)
-	ANNOTATE_NOENDBR
-	movq	function_trace_op(%rip), %rdx
-	movq	%rsp, %rcx
+	light_enter ftrace_guard_caller_op_ptr
 	/* Preemption first: the guard is this CPU's from here on. */
 	incl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT)
 	movl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT), %eax
@@ -250,9 +260,7 @@ SYM_INNER_LABEL(ftrace_guard_call, SYM_L_GLOBAL)
 	CALL_DEPTH_ACCOUNT
 	call	preempt_schedule_notrace_thunk
 .Lguard_done:
-	movq	RIP(%rsp), %rax
-	movq	%rax, HOOK_FRAME(%rsp)
-	hook_leave bp=0
+	light_leave
 
 SYM_INNER_LABEL(ftrace_guard_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
