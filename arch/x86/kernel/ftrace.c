@@ -635,7 +635,7 @@ void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
  * The function the CALL at @ip calls (its start, before the ENDBR64
  * call_dest() skipped), or NULL if there is no CALL there.
  */
-static void *call_target(unsigned long ip)
+static void *call_target_of(unsigned long ip)
 {
 	union text_poke_insn insn;
 	unsigned long dest;
@@ -643,7 +643,7 @@ static void *call_target(unsigned long ip)
 
 	if (copy_from_kernel_nofault(&insn, (void *)ip, CALL_INSN_SIZE))
 		return NULL;
-	if (WARN_ON_ONCE(insn.opcode != CALL_INSN_OPCODE))
+	if (insn.opcode != CALL_INSN_OPCODE)
 		return NULL;
 	dest = ip + CALL_INSN_SIZE + insn.disp;
 	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
@@ -651,6 +651,29 @@ static void *call_target(unsigned long ip)
 				      sizeof(endbr)) && is_endbr(endbr))
 		dest -= ENDBR_INSN_SIZE;
 	return (void *)dest;
+}
+
+/* As call_target_of(), for a CALL the templates are known to hold. */
+static void *call_target(unsigned long ip)
+{
+	void *dest = call_target_of(ip);
+
+	WARN_ON_ONCE(!dest);
+	return dest;
+}
+
+/**
+ * arch_ftrace_site_target - where a patched site's call goes
+ * @rec: the site's record
+ *
+ * The core reads back which of the trampolines that sites share
+ * (chains) a site calls, rather than keep it in every record.
+ *
+ * Return: the called function's start, or 0 if the site holds no CALL.
+ */
+unsigned long arch_ftrace_site_target(struct dyn_ftrace *rec)
+{
+	return (unsigned long)call_target_of(ftrace_rec_ip(rec));
 }
 
 /**

@@ -43,6 +43,11 @@ void __fentry__(void);
 struct ftrace_ops;
 /* The template an ops' trampoline is a copy of, for the ORC unwinder. */
 unsigned long arch_ftrace_tramp_template(struct ftrace_ops *ops);
+
+struct dyn_ftrace;
+/* Where a site's call goes now, for sites that share a trampoline. */
+unsigned long arch_ftrace_site_target(struct dyn_ftrace *rec);
+#define arch_ftrace_site_target arch_ftrace_site_target
 #endif
 
 /* The __mcount_loc entries already point at the call itself. */
