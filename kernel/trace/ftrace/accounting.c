@@ -8,7 +8,8 @@
  *
  *   FL_REGS      one of them asked for full pt_regs (SAVE_REGS);
  *   FL_TRAMP     one ops is there alone and has a trampoline of its
- *                own, so the site may call it and skip the list;
+ *                own, or several are and may share a chain
+ *                (chains.c): the site may call it and skip the list;
  *   FL_CALL_OPS  one ops is there alone and the site may pass it in
  *                directly (arches with DYNAMIC_FTRACE_WITH_CALL_OPS);
  *   FL_DIRECT    the direct-call ops is there;
@@ -30,6 +31,7 @@
 #include <linux/lockdep.h>
 
 #include "accounting.h"
+#include "chains.h"
 #include "dispatch.h"
 #include "hash.h"
 #include "records.h"
@@ -161,7 +163,7 @@ static void facct_rewish(struct dyn_ftrace *rec, struct ftrace_ops *ops,
 	if (n == 1)
 		alone = added ? ops : facct_sole_ops(rec, ops);
 
-	if (alone && alone->trampoline)
+	if ((alone && alone->trampoline) || (n >= 2 && fchain_enabled()))
 		rec->flags |= FTRACE_FL_TRAMP;
 	else
 		rec->flags &= ~FTRACE_FL_TRAMP;

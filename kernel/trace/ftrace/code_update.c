@@ -23,6 +23,7 @@
 #include <linux/stop_machine.h>
 
 #include "accounting.h"
+#include "chains.h"
 #include "code_update.h"
 #include "dispatch.h"
 #include "hash.h"
@@ -147,11 +148,21 @@ void __weak arch_ftrace_update_code(int command)
 	ftrace_run_stop_machine(command);
 }
 
+/*
+ * Run @command with the chains (chains.c) its sites call built before
+ * and the ones none calls any more retired after.
+ */
 static void fupd_run(int command)
 {
+	bool sites = command & (FTRACE_UPDATE_CALLS | FTRACE_DISABLE_CALLS);
+
+	if (sites)
+		fchain_prepare(command & FTRACE_UPDATE_CALLS);
 	ftrace_arch_code_modify_prepare();
 	arch_ftrace_update_code(command);
 	ftrace_arch_code_modify_post_process();
+	if (sites)
+		fchain_sweep();
 }
 
 /*

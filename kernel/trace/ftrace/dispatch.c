@@ -29,6 +29,7 @@
 
 #include <asm/sections.h>
 
+#include "chains.h"
 #include "dispatch.h"
 #include "internal.h"
 #include "../trace.h"
@@ -270,9 +271,8 @@ NOKPROBE_SYMBOL(ftrace_ops_guard_busy);
  * What the shared templates call for an ops that asked for the guard;
  * an arch's trampoline may do the same inline.
  */
-static void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
-				   struct ftrace_ops *op,
-				   struct ftrace_regs *fregs)
+void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	u32 ctx, held;
 
@@ -301,9 +301,7 @@ NOKPROBE_SYMBOL(ftrace_ops_assist_func);
  */
 ftrace_func_t ftrace_ops_get_func(struct ftrace_ops *ops)
 {
-	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU))
-		return ftrace_ops_assist_func;
-	return ops->func;
+	return fops_func(ops);
 }
 
 /*
@@ -612,7 +610,8 @@ void fops_update_pid_funcs(void)
  * For the unwinders: trampolines built at run time are neither kernel
  * nor module text.  Safe from any context.
  *
- * Return: the ops, or NULL if @addr is in no ops' trampoline.
+ * Return: the ops, or the chain (chains.c), whose trampoline holds
+ * @addr; NULL if none does.
  */
 struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
 {
@@ -629,14 +628,15 @@ struct ftrace_ops *ftrace_ops_trampoline(unsigned long addr)
 		}
 	}
 	preempt_enable_notrace();
-	return found;
+	return found ?: fchain_ops_at(addr);
 }
 
 /**
  * is_ftrace_trampoline - is an address in a trampoline built at run time?
  * @addr: a text address
  *
- * Return: true if @addr lies in the trampoline of a registered ops.
+ * Return: true if @addr lies in the trampoline of a registered ops or
+ * of a chain.
  */
 bool is_ftrace_trampoline(unsigned long addr)
 {

@@ -91,6 +91,20 @@ static inline void fdir_unregistered_ipmodify(struct ftrace_ops *ops) { }
 void fops_publish_trace_op(void);
 void fops_update_pid_funcs(void);
 
+void ftrace_ops_assist_func(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs);
+
+/*
+ * What a trampoline calls for @ops: its function, or the guard around
+ * it for an ops that asked for one (ftrace_ops_get_func()).
+ */
+static __always_inline ftrace_func_t fops_func(struct ftrace_ops *ops)
+{
+	if (ops->flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU))
+		return ftrace_ops_assist_func;
+	return ops->func;
+}
+
 #ifdef CONFIG_DYNAMIC_FTRACE
 void ftrace_ops_init(struct ftrace_ops *ops);
 

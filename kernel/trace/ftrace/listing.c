@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 
 #include "accounting.h"
+#include "chains.h"
 #include "internal.h"
 #include "modules.h"
 #include "tracefs.h"
@@ -227,9 +228,15 @@ static void flist_show_arch_func(struct seq_file *m, struct ftrace_ops *ops,
 static void flist_show_callees(struct seq_file *m, struct dyn_ftrace *rec)
 {
 	struct ftrace_ops *ops;
+	struct fchain *chain;
 	unsigned long direct;
 
-	if (rec->flags & FTRACE_FL_TRAMP_EN) {
+	chain = rec->flags & FTRACE_FL_TRAMP_EN ? fchain_held(rec) : NULL;
+	if (chain) {
+		seq_printf(m, "\ttramp: %pS (chain of %u ops)",
+			   (void *)chain->ops.trampoline, chain->nr);
+		flist_show_arch_func(m, &chain->ops, rec);
+	} else if (rec->flags & FTRACE_FL_TRAMP_EN) {
 		ops = ftrace_find_tramp_ops_any(rec);
 		if (!ops)
 			seq_puts(m, "\ttramp: ERROR!");

@@ -6,7 +6,8 @@
  * the count, kept by accounting.c) say what its ops need.  Its
  * _EN flags say what the site was last patched to: FL_ENABLED for any
  * call, FL_REGS_EN for the regs-saving caller, FL_TRAMP_EN for an
- * ops' own trampoline, FL_DIRECT_EN for a direct call and
+ * ops' own trampoline or, on a site several ops take, a chain's
+ * (chains.c), FL_DIRECT_EN for a direct call and
  * FL_CALL_OPS_EN for a call that passes its ops.  A site is up to date
  * when its _EN flags are the ones its wishes give; a code update makes
  * the call for each site that is not, and records the new _EN flags.
@@ -26,6 +27,7 @@
 #include <linux/uaccess.h>
 
 #include "accounting.h"
+#include "chains.h"
 #include "dispatch.h"
 #include "records.h"
 #include "site_calls.h"
@@ -70,87 +72,6 @@ static unsigned long fcall_held(const struct dyn_ftrace *rec)
 	if (!(rec->flags & FTRACE_FL_ENABLED))
 		return 0;
 	return rec->flags & FCALL_EN_FLAGS;
-}
-
-/* Record that @rec's site is being patched to hold @want. */
-static void fcall_take(struct dyn_ftrace *rec, unsigned long want)
-{
-	rec->flags &= ~FCALL_EN_FLAGS;
-	rec->flags |= want;
-	if (want) {
-		rec->flags |= FTRACE_FL_TOUCHED;
-		/* The function runs someone else's code: the user is told. */
-		if (rec->flags & (FTRACE_FL_DIRECT | FTRACE_FL_IPMODIFY))
-			rec->flags |= FTRACE_FL_MODIFIED;
-	}
-}
-
-/* @update, and what ftrace_bug() is to say if it fails. */
-static int fcall_verdict(int update, enum ftrace_bug_type bug)
-{
-	ftrace_bug_type = bug;
-	return update;
-}
-
-/*
- * What must be done to @rec's site: one of FTRACE_UPDATE_*.  With
- * @update the record takes the new _EN flags, as the caller is about
- * to patch the site, and a record no ops is left on drops the wishes
- * the last ones left behind.  Sets ftrace_bug_type for ftrace_bug().
- */
-static int fcall_check(struct dyn_ftrace *rec, bool enable, bool update)
-{
-	unsigned long held, want;
-
-	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
-	if (facct_rec_ignored(rec))
-		return FTRACE_UPDATE_IGNORE;
-
-	held = fcall_held(rec);
-	want = fcall_wanted(rec, enable);
-	if (update) {
-		if (held != want)
-			fcall_take(rec, want);
-		if (!ftrace_rec_count(rec))
-			rec->flags &= FCALL_KEPT_FLAGS;
-	}
-
-	if (held == want)
-		return FTRACE_UPDATE_IGNORE;
-	if (!want)
-		return fcall_verdict(FTRACE_UPDATE_MAKE_NOP, FTRACE_BUG_NOP);
-	if (!held)
-		return fcall_verdict(FTRACE_UPDATE_MAKE_CALL, FTRACE_BUG_CALL);
-	return fcall_verdict(FTRACE_UPDATE_MODIFY_CALL, FTRACE_BUG_UPDATE);
-}
-
-/**
- * ftrace_update_record - take the state a site is about to be patched to
- * @rec: the site's record
- * @enable: false to turn every call off, true for what the ops want
- *
- * Call it right before patching the site as it says.
- *
- * Return: FTRACE_UPDATE_IGNORE if the site is as it should be, else
- * FTRACE_UPDATE_MAKE_CALL, FTRACE_UPDATE_MODIFY_CALL or
- * FTRACE_UPDATE_MAKE_NOP.
- */
-int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
-{
-	return fcall_check(rec, enable, true);
-}
-
-/**
- * ftrace_test_record - what a site's patching would be, changing nothing
- * @rec: the site's record
- * @enable: false to turn every call off, true for what the ops want
- *
- * Return: as ftrace_update_record(), which it does not replace: the
- * record keeps the state it had.
- */
-int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
-{
-	return fcall_check(rec, enable, false);
 }
 
 /*
@@ -212,17 +133,35 @@ static unsigned long fcall_shared(bool regs)
 		      (unsigned long)FTRACE_ADDR;
 }
 
+/*
+ * The trampoline a site with FL_TRAMP is to call: the chain of the
+ * ops that take it, or the own trampoline of the one ops; 0 if there
+ * is none (a chain is built only before the update patches sites).
+ */
+static unsigned long fcall_tramp_new_addr(struct dyn_ftrace *rec)
+{
+	struct ftrace_ops *ops;
+	struct fchain *chain;
+
+	if (ftrace_rec_count(rec) >= 2) {
+		chain = fchain_new(rec);
+		return chain ? chain->ops.trampoline : 0;
+	}
+	ops = fcall_tramp_new(rec);
+	return ops ? ops->trampoline : 0;
+}
+
 /**
  * ftrace_get_addr_new - the address a site's call is to go to
  * @rec: the site's record
  *
  * Return: the direct function of a direct call, else the trampoline
- * of the one ops on the site if it may call it, else the caller that
- * saves full regs if an ops wants them, else the plain caller.
+ * built for the ops on the site (the one ops' own, or a chain) if
+ * there is one, else the caller that saves full regs if an ops wants
+ * them, else the plain caller.
  */
 unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 {
-	struct ftrace_ops *ops;
 	unsigned long addr;
 
 	if ((rec->flags & FTRACE_FL_DIRECT) && ftrace_rec_count(rec) == 1) {
@@ -231,9 +170,8 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 			return addr;
 	}
 	if (rec->flags & FTRACE_FL_TRAMP) {
-		ops = fcall_tramp_new(rec);
-		return ops && ops->trampoline ? ops->trampoline :
-						fcall_lost_tramp(rec);
+		addr = fcall_tramp_new_addr(rec);
+		return addr ?: fcall_lost_tramp(rec);
 	}
 	return fcall_shared(rec->flags & FTRACE_FL_REGS);
 }
@@ -248,6 +186,7 @@ unsigned long ftrace_get_addr_new(struct dyn_ftrace *rec)
 unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
 {
 	struct ftrace_ops *ops;
+	struct fchain *chain;
 	unsigned long addr;
 
 	if (rec->flags & FTRACE_FL_DIRECT_EN) {
@@ -256,10 +195,112 @@ unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec)
 			return addr;
 	}
 	if (rec->flags & FTRACE_FL_TRAMP_EN) {
+		chain = fchain_held(rec);
+		if (chain)
+			return chain->ops.trampoline;
 		ops = fcall_tramp_held(rec);
 		return ops ? ops->trampoline : fcall_lost_tramp(rec);
 	}
 	return fcall_shared(rec->flags & FTRACE_FL_REGS_EN);
+}
+
+/*
+ * Does a site that holds a trampoline and still wants one need
+ * another?  The flags cannot tell, when the site holds or wants a
+ * chain: one ops more or less, and the chain or the ops' own
+ * trampoline it calls must change.
+ */
+static bool fcall_tramp_moves(struct dyn_ftrace *rec)
+{
+	if (!(rec->flags & FTRACE_FL_TRAMP_EN) ||
+	    !(rec->flags & FTRACE_FL_TRAMP))
+		return false;
+	if (ftrace_rec_count(rec) < 2 && !fchain_held(rec))
+		return false;
+	return fcall_tramp_new_addr(rec) != ftrace_get_addr_curr(rec);
+}
+
+/* Record that @rec's site is being patched to hold @want. */
+static void fcall_take(struct dyn_ftrace *rec, unsigned long want)
+{
+	rec->flags &= ~FCALL_EN_FLAGS;
+	rec->flags |= want;
+	if (want) {
+		rec->flags |= FTRACE_FL_TOUCHED;
+		/* The function runs someone else's code: the user is told. */
+		if (rec->flags & (FTRACE_FL_DIRECT | FTRACE_FL_IPMODIFY))
+			rec->flags |= FTRACE_FL_MODIFIED;
+	}
+}
+
+/* @update, and what ftrace_bug() is to say if it fails. */
+static int fcall_verdict(int update, enum ftrace_bug_type bug)
+{
+	ftrace_bug_type = bug;
+	return update;
+}
+
+/*
+ * What must be done to @rec's site: one of FTRACE_UPDATE_*.  With
+ * @update the record takes the new _EN flags, as the caller is about
+ * to patch the site, and a record no ops is left on drops the wishes
+ * the last ones left behind.  Sets ftrace_bug_type for ftrace_bug().
+ */
+static int fcall_check(struct dyn_ftrace *rec, bool enable, bool update)
+{
+	unsigned long held, want;
+
+	ftrace_bug_type = FTRACE_BUG_UNKNOWN;
+	if (facct_rec_ignored(rec))
+		return FTRACE_UPDATE_IGNORE;
+
+	held = fcall_held(rec);
+	want = fcall_wanted(rec, enable);
+	if (held == want && fcall_tramp_moves(rec))
+		held &= ~FTRACE_FL_TRAMP_EN;
+	if (update) {
+		if (held != want)
+			fcall_take(rec, want);
+		if (!ftrace_rec_count(rec))
+			rec->flags &= FCALL_KEPT_FLAGS;
+	}
+
+	if (held == want)
+		return FTRACE_UPDATE_IGNORE;
+	if (!want)
+		return fcall_verdict(FTRACE_UPDATE_MAKE_NOP, FTRACE_BUG_NOP);
+	if (!held)
+		return fcall_verdict(FTRACE_UPDATE_MAKE_CALL, FTRACE_BUG_CALL);
+	return fcall_verdict(FTRACE_UPDATE_MODIFY_CALL, FTRACE_BUG_UPDATE);
+}
+
+/**
+ * ftrace_update_record - take the state a site is about to be patched to
+ * @rec: the site's record
+ * @enable: false to turn every call off, true for what the ops want
+ *
+ * Call it right before patching the site as it says.
+ *
+ * Return: FTRACE_UPDATE_IGNORE if the site is as it should be, else
+ * FTRACE_UPDATE_MAKE_CALL, FTRACE_UPDATE_MODIFY_CALL or
+ * FTRACE_UPDATE_MAKE_NOP.
+ */
+int ftrace_update_record(struct dyn_ftrace *rec, bool enable)
+{
+	return fcall_check(rec, enable, true);
+}
+
+/**
+ * ftrace_test_record - what a site's patching would be, changing nothing
+ * @rec: the site's record
+ * @enable: false to turn every call off, true for what the ops want
+ *
+ * Return: as ftrace_update_record(), which it does not replace: the
+ * record keeps the state it had.
+ */
+int ftrace_test_record(struct dyn_ftrace *rec, bool enable)
+{
+	return fcall_check(rec, enable, false);
 }
 
 /*
@@ -350,6 +391,13 @@ static const char *const fcall_bug_step[] = {
 static void fcall_print_tramps(struct dyn_ftrace *rec)
 {
 	struct ftrace_ops *ops = ftrace_find_tramp_ops_any(rec);
+	struct fchain *chain = fchain_held(rec);
+
+	if (chain) {
+		pr_info(" trampoline: %pS (chain of %u ops)\n",
+			(void *)chain->ops.trampoline, chain->nr);
+		return;
+	}
 
 	if (!ops) {
 		pr_info(" trampoline: none found!\n");

@@ -5,7 +5,8 @@
  *
  *  - a record counts the enabled ops that select it, as they are
  *    registered, unregistered and change their filters;
- *  - it asks for an ops' own trampoline only while that ops is alone;
+ *  - it asks for an ops' own trampoline only while that ops is alone,
+ *    and for a chain (chains.c) while several are there;
  *  - it asks for saved regs while some ops that selects it wants them,
  *    and stops once none does, also when that ops merely changed its
  *    filter (upstream kept the regs until the ops went away);
@@ -23,6 +24,7 @@
 #include <linux/string.h>
 
 #include "../accounting.h"
+#include "../chains.h"
 #include "../hash.h"
 #include "../internal.h"
 #include "../records.h"
@@ -38,11 +40,12 @@ static void fak_counts_follow_ops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fak_count(FAK_B), 0);
 	KUNIT_EXPECT_EQ(test, fak_has(FAK_A, FTRACE_FL_TRAMP), !!p->trampoline);
 
-	/* Two ops on A: the list function, not p's trampoline. */
+	/* Two ops on A: a chain of both where the arch has them. */
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(q), 0);
 	KUNIT_EXPECT_EQ(test, fak_count(FAK_A), 2);
 	KUNIT_EXPECT_EQ(test, fak_count(FAK_B), 1);
-	KUNIT_EXPECT_FALSE(test, fak_has(FAK_A, FTRACE_FL_TRAMP));
+	KUNIT_EXPECT_EQ(test, fak_has(FAK_A, FTRACE_FL_TRAMP),
+			fchain_enabled());
 	KUNIT_EXPECT_EQ(test, fak_has(FAK_B, FTRACE_FL_TRAMP), !!q->trampoline);
 	KUNIT_EXPECT_EQ(test, fak_tracee_a(1), 21);
 
