@@ -903,7 +903,6 @@ static void fxk_guard_shared_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&g->ops), 0);
 }
 
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
 /* Call the tracee where RCU is not watching, as the idle loop would. */
 static void fxk_call_rcu_idle(void)
 {
@@ -913,7 +912,6 @@ static void fxk_call_rcu_idle(void)
 	ct_idle_exit();
 	local_irq_enable();
 }
-#endif
 
 /*
  * An RCU ops gets the guarded template too, and is called only where
@@ -932,17 +930,13 @@ static void fxk_guard_rcu_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rcu->ops.flags & FTRACE_OPS_FL_ALLOC_TRAMP);
 	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
 	KUNIT_EXPECT_EQ(test, atomic_read(&rcu->hits), 1);
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
 	fxk_call_rcu_idle();
-#endif
 	KUNIT_EXPECT_EQ(test, atomic_read(&rcu->hits), 1);
 	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&rcu->ops), 0);
 
 	rec = fxk_guarded_new(test, FTRACE_OPS_FL_RECURSION);
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(&rec->ops), 0);
-#ifdef CONFIG_CONTEXT_TRACKING_IDLE
 	fxk_call_rcu_idle();
-#endif
 	KUNIT_EXPECT_EQ(test, atomic_read(&rec->hits), 1);
 	KUNIT_EXPECT_TRUE(test, fxk_guard_idle());
 	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&rec->ops), 0);
