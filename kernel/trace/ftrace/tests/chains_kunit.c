@@ -20,20 +20,16 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
 #include <linux/kthread.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include "../chains.h"
 #include "../dispatch.h"
 #include "../internal.h"
-#include "../modules.h"
 #include "../records.h"
-#include "../tracefs.h"
 #include "start_kunit.h"
+#include "tramp_names.h"
 
 static int fch_init(struct kunit *test)
 {
@@ -88,40 +84,6 @@ static void fch_expect_members(struct kunit *test, int i,
 		KUNIT_EXPECT_PTR_EQ(test, chain->member[k], set[k]);
 }
 
-/* Tracee @i's line in enabled_functions, after its name. */
-static void fch_listed(int i, char *buf, size_t size)
-{
-	struct seq_file m = { .buf = buf, .size = size - 1 };
-	struct dyn_ftrace *rec;
-
-	mutex_lock(&ftrace_lock);
-	rec = frec_lookup(fak_ip[i], fak_ip[i]);
-	if (rec)
-		flist_show_state(&m, rec);
-	mutex_unlock(&ftrace_lock);
-	buf[m.count] = '\0';
-}
-
-/* Is @addr named "ftrace_trampoline" in /proc/kallsyms? */
-static bool fch_named(unsigned long addr)
-{
-	char name[KSYM_NAME_LEN], mod[MODULE_NAME_LEN];
-	unsigned long value;
-	unsigned int i;
-	bool found = false;
-	int exported;
-	char type;
-
-	rcu_read_lock();
-	for (i = 0; !ftrace_get_trampoline_kallsym(i, &value, &type, name,
-						   mod, &exported); i++) {
-		if (value == addr && !strcmp(name, "ftrace_trampoline"))
-			found = true;
-	}
-	rcu_read_unlock();
-	return found;
-}
-
 static void fch_build_and_share(struct kunit *test)
 {
 	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A) | BIT(FAK_B));
@@ -143,8 +105,8 @@ static void fch_build_and_share(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, ftrace_ops_trampoline(tramp),
 			    &fch_chain(FAK_A)->ops);
 	KUNIT_EXPECT_TRUE(test, is_ftrace_trampoline(tramp + 1));
-	KUNIT_EXPECT_TRUE(test, fch_named(tramp));
-	fch_listed(FAK_A, line, sizeof(line));
+	KUNIT_EXPECT_TRUE(test, ftrace_kunit_tramp_named(tramp));
+	fak_listed(FAK_A, line, sizeof(line));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(line, "chain of 2 ops"));
 
 	fak_call_all();
@@ -158,7 +120,7 @@ static void fch_build_and_share(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fch_target(FAK_A), 0);
 	KUNIT_EXPECT_EQ(test, fch_live(), 0);
 	KUNIT_EXPECT_FALSE(test, is_ftrace_trampoline(tramp + 1));
-	KUNIT_EXPECT_FALSE(test, fch_named(tramp));
+	KUNIT_EXPECT_FALSE(test, ftrace_kunit_tramp_named(tramp));
 }
 
 static void fch_swap(struct kunit *test)

@@ -21,7 +21,6 @@
 #include <linux/ftrace.h>
 #include <linux/fs.h>
 #include <linux/mutex.h>
-#include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include "../code_update.h"
@@ -29,7 +28,6 @@
 #include "../hash.h"
 #include "../internal.h"
 #include "../records.h"
-#include "../tracefs.h"
 #include "../../trace.h"
 #include "start_kunit.h"
 
@@ -320,20 +318,6 @@ static void fak_update_const_glob(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fak_hit(FAK_C), 1);
 	KUNIT_EXPECT_EQ(test, ftrace_set_filter(p, (unsigned char *)"x", -1, 0),
 			-EINVAL);
-}
-
-/* What enabled_functions prints after tracee @i's name. */
-static void fak_listed(int i, char *buf, size_t size)
-{
-	struct seq_file m = { .buf = buf, .size = size - 1 };
-	struct dyn_ftrace *rec;
-
-	mutex_lock(&ftrace_lock);
-	rec = frec_lookup(fak_ip[i], fak_ip[i]);
-	if (rec)
-		flist_show_state(&m, rec);
-	mutex_unlock(&ftrace_lock);
-	buf[m.count] = '\0';
 }
 
 /* KUnit action: lift the BAD mark of tracee C, whose NOP is intact. */

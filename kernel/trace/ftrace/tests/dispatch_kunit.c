@@ -13,14 +13,12 @@
  */
 #include <kunit/test.h>
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
 
 #include "../dispatch.h"
 #include "../internal.h"
-#include "../modules.h"
 #include "../../trace.h"
+#include "tramp_names.h"
 
 static noinline int fdk_tracee(int x)
 {
@@ -221,28 +219,6 @@ static void fdk_trampoline_lookup(struct kunit *test)
 	ftrace_free_filter(ops);
 }
 
-/* Is there a symbol "ftrace_trampoline [__builtin__ftrace]" at @addr? */
-static bool fdk_named(unsigned long addr)
-{
-	char name[KSYM_NAME_LEN], mod[MODULE_NAME_LEN];
-	unsigned long value;
-	unsigned int i;
-	bool found = false;
-	int exported;
-	char type;
-
-	rcu_read_lock();
-	for (i = 0; !ftrace_get_trampoline_kallsym(i, &value, &type, name,
-						   mod, &exported); i++) {
-		if (value == addr && type == 't' && !exported &&
-		    !strcmp(name, "ftrace_trampoline") &&
-		    !strcmp(mod, "__builtin__ftrace"))
-			found = true;
-	}
-	rcu_read_unlock();
-	return found;
-}
-
 /*
  * The trampoline of a registered ops has a name in /proc/kallsyms
  * while it exists, and the next registration names it again.
@@ -265,10 +241,10 @@ static void fdk_trampoline_named(struct kunit *test)
 			ftrace_free_filter(ops);
 			kunit_skip(test, "the arch built no trampoline for the ops");
 		}
-		KUNIT_EXPECT_TRUE_MSG(test, fdk_named(tramp), "round %d", round);
-		KUNIT_EXPECT_FALSE(test, fdk_named(ip));
+		KUNIT_EXPECT_TRUE_MSG(test, ftrace_kunit_tramp_named(tramp), "round %d", round);
+		KUNIT_EXPECT_FALSE(test, ftrace_kunit_tramp_named(ip));
 		KUNIT_EXPECT_EQ(test, unregister_ftrace_function(ops), 0);
-		KUNIT_EXPECT_FALSE_MSG(test, fdk_named(tramp), "round %d", round);
+		KUNIT_EXPECT_FALSE_MSG(test, ftrace_kunit_tramp_named(tramp), "round %d", round);
 	}
 	ftrace_free_filter(ops);
 }

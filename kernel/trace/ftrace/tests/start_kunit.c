@@ -25,11 +25,13 @@
 #include <linux/ftrace.h>
 #include <linux/mman.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
 #include "../hash.h"
 #include "../internal.h"
 #include "../records.h"
+#include "../tracefs.h"
 #include "start_kunit.h"
 
 __noipa int fak_tracee_a(int x)
@@ -165,6 +167,20 @@ void fak_call_all(void)
 int fak_hit(int i)
 {
 	return atomic_read(&fak_hits[i]);
+}
+
+/* What enabled_functions prints after tracee @i's name. */
+void fak_listed(int i, char *buf, size_t size)
+{
+	struct seq_file m = { .buf = buf, .size = size - 1 };
+	struct dyn_ftrace *rec;
+
+	mutex_lock(&ftrace_lock);
+	rec = frec_lookup(fak_ip[i], fak_ip[i]);
+	if (rec)
+		flist_show_state(&m, rec);
+	mutex_unlock(&ftrace_lock);
+	buf[m.count] = '\0';
 }
 
 /* How many more sets fhash_alloc() makes in this case. */

@@ -40,6 +40,9 @@ bool fak_has(int i, unsigned long flag);
 void fak_call_all(void);
 int fak_hit(int i);
 
+/* What enabled_functions prints after tracee @i's name, into @buf. */
+void fak_listed(int i, char *buf, size_t size);
+
 /* Let fhash_alloc() make @n more sets, then refuse; or make all again. */
 void fak_sets_limit(struct kunit *test, int n);
 void fak_sets_unlimited(struct kunit *test);
