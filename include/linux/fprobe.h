@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 struct fprobe;
+struct fprobe_hook;
 
 /*
  * The handlers: @entry_ip is the function's patch site, @ret_ip where
@@ -41,6 +42,8 @@ typedef void (*fprobe_exit_cb)(struct fprobe *fp, unsigned long entry_ip,
  * @id: fprobe's own: non-zero while the probe is registered, and unique
  *	among all registrations, so that a call's frame names its probes
  *	without pointing at them
+ * @hook: fprobe's own: while a probe without exit handler is
+ *	registered, the ftrace_ops that calls its entry handler
  *
  * The owner zeroes it and sets the handlers, the size and the flags
  * before registering, and leaves them alone while it is registered
@@ -56,6 +59,7 @@ struct fprobe {
 	fprobe_exit_cb		exit_handler;
 
 	u64			id;
+	struct fprobe_hook	*hook;
 };
 
 /* The handlers are not called (disable_fprobe()). */

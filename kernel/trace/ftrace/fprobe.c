@@ -3,11 +3,12 @@
  * fprobe's registry: register_fprobe() and the other ways in, the way
  * out, and what becomes of probes whose functions' text goes.
  *
- * A probe is in the entry table if it has no exit handler, else in the
- * exit table (fprobe.h).  The sites of each table are exactly those its
- * ops hooks, beyond the ones a failed unhook left (calls there find no
- * site, and cost a lookup): fprobe_entry_ops and fprobe_graph_ops
- * (fprobe_calls.c), registered while their table has a site.
+ * A probe without exit handler has a hook, an ftrace_ops of its own on
+ * its functions.  A probe with one is in the table of sites (fprobe.h),
+ * whose sites are exactly those fprobe_graph_ops (fprobe_calls.c) hooks,
+ * beyond the ones a failed unhook left (calls there find no site, and
+ * cost a lookup); the graph user is registered while the table has a
+ * site.
  *
  * Lock order: fprobe_mutex, then ftrace_lock (matching patterns,
  * changing an ops' filter), then what the code update takes.
@@ -26,41 +27,34 @@
 #include "tracefs.h"
 
 /*
- * Protects the tables' writers, fprobe_next_id, every fp->id, and the
- * registration and filters of the two ops.
+ * Protects the table's writers, fprobe_next_id, every fp->id and
+ * fp->hook, fprobe_hooks, and the registration and filter of
+ * fprobe_graph_ops.
  */
 static DEFINE_MUTEX(fprobe_mutex);
 
-struct fprobe_table __rcu *fprobe_tables[FPROBE_KINDS];
+struct fprobe_table __rcu *fprobe_sites;
+
+/* The hooks of the registered probes without exit handlers. */
+static LIST_HEAD(fprobe_hooks);
 
 /* Ids are never reused: a block on a sleeping task's stack may name one. */
 static u64 fprobe_next_id = 1;
 
-static enum fprobe_kind fprobe_kind_of(struct fprobe *fp)
+static struct fprobe_table *fprobe_current(void)
 {
-	return fp->exit_handler ? FPROBE_EXIT : FPROBE_ENTRY;
-}
-
-static struct ftrace_ops *fprobe_ops_of(enum fprobe_kind kind)
-{
-	return kind == FPROBE_EXIT ? &fprobe_graph_ops.ops : &fprobe_entry_ops;
-}
-
-static struct fprobe_table *fprobe_current(enum fprobe_kind kind)
-{
-	return rcu_dereference_protected(fprobe_tables[kind],
+	return rcu_dereference_protected(fprobe_sites,
 					 lockdep_is_held(&fprobe_mutex));
 }
 
 /* Publish @t (an empty one as NULL), and return it. */
-static struct fprobe_table *fprobe_publish(enum fprobe_kind kind,
-					   struct fprobe_table *t)
+static struct fprobe_table *fprobe_publish(struct fprobe_table *t)
 {
 	if (t && !t->count) {
 		fprobe_table_free(t, NULL);
 		t = NULL;
 	}
-	rcu_assign_pointer(fprobe_tables[kind], t);
+	rcu_assign_pointer(fprobe_sites, t);
 	return t;
 }
 
@@ -71,51 +65,90 @@ static void fprobe_retire(struct fprobe_table *old, struct fprobe_table *new)
 	fprobe_table_free(old, new);
 }
 
-/* Make @kind's ops hook @ips too, and start it for its @first sites. */
-static int fprobe_hook(enum fprobe_kind kind, unsigned long *ips,
-		       unsigned int nr, bool first)
+/* Make the graph user hook @ips too, and start it for its @first sites. */
+static int fprobe_sites_hook(unsigned long *ips, unsigned int nr, bool first)
 {
-	struct ftrace_ops *ops = fprobe_ops_of(kind);
+	struct ftrace_ops *ops = &fprobe_graph_ops.ops;
 	int ret;
 
 	ret = ftrace_set_filter_ips(ops, ips, nr, 0, 0);
 	if (ret || !first)
 		return ret;
-	if (kind == FPROBE_EXIT)
-		ret = register_ftrace_graph_missed(&fprobe_graph_ops,
-						   fprobe_graph_missed);
-	else
-		ret = register_ftrace_function(ops);
+	ret = register_ftrace_graph_missed(&fprobe_graph_ops,
+					   fprobe_graph_missed);
 	if (ret)
 		ftrace_free_filter(ops);
 	return ret;
 }
 
-/*
- * Stop @kind's ops hooking @ips, or stop it when its table has no site
- * @left (its filter must never be empty while it runs: that would hook
- * every function).  An ip whose text went has no site to unhook.
- */
-static void fprobe_unhook(enum fprobe_kind kind, unsigned long *ips,
-			  unsigned int nr, bool left)
+/* Keep of @ips the patch sites whose text stays; return how many. */
+static unsigned int fprobe_live_ips(unsigned long *ips, unsigned int nr)
 {
-	struct ftrace_ops *ops = fprobe_ops_of(kind);
 	unsigned int i, live = 0;
 
-	if (!left) {
-		if (kind == FPROBE_EXIT)
-			unregister_ftrace_graph(&fprobe_graph_ops);
-		else
-			unregister_ftrace_function(ops);
-		ftrace_free_filter(ops);
-		return;
-	}
 	for (i = 0; i < nr; i++)
 		if (ftrace_location(ips[i]) == ips[i])
 			ips[live++] = ips[i];
+	return live;
+}
+
+/*
+ * Stop the graph user hooking @ips, or stop it when the table has no
+ * site @left (its filter must never be empty while it runs: that would
+ * hook every function).  An ip whose text went has no site to unhook.
+ */
+static void fprobe_sites_unhook(unsigned long *ips, unsigned int nr, bool left)
+{
+	struct ftrace_ops *ops = &fprobe_graph_ops.ops;
+
+	if (!left) {
+		unregister_ftrace_graph(&fprobe_graph_ops);
+		ftrace_free_filter(ops);
+		return;
+	}
+	nr = fprobe_live_ips(ips, nr);
 	/* On failure they stay hooked, and calls there find no site. */
-	if (live)
-		ftrace_set_filter_ips(ops, ips, live, 1, 0);
+	if (nr)
+		ftrace_set_filter_ips(ops, ips, nr, 1, 0);
+}
+
+/* Give @fp, which has no exit handler, a hook on @ips. */
+static int fprobe_hook_add(struct fprobe *fp, unsigned long *ips,
+			   unsigned int nr)
+{
+	struct fprobe_hook *hook = kzalloc(sizeof(*hook), GFP_KERNEL);
+	int ret;
+
+	if (!hook)
+		return -ENOMEM;
+	hook->ops.func = fprobe_hook_func;
+	hook->ops.flags = FTRACE_OPS_FL_SAVE_ARGS;
+	hook->ops.private = fp;
+	ret = ftrace_set_filter_ips(&hook->ops, ips, nr, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&hook->ops);
+	if (ret) {
+		ftrace_free_filter(&hook->ops);
+		kfree(hook);
+		return ret;
+	}
+	hook->hooked = true;
+	list_add(&hook->node, &fprobe_hooks);
+	fp->hook = hook;
+	return 0;
+}
+
+/* Take @fp's hook off its functions, and free it. */
+static void fprobe_hook_free(struct fprobe *fp)
+{
+	struct fprobe_hook *hook = fp->hook;
+
+	if (hook->hooked)
+		unregister_ftrace_function(&hook->ops);
+	ftrace_free_filter(&hook->ops);
+	list_del(&hook->node);
+	kfree(hook);
+	fp->hook = NULL;
 }
 
 /* Is @ip a patch site whose text stays? */
@@ -130,11 +163,30 @@ static bool fprobe_site_live(unsigned long ip)
 	return !mod || mod->state != MODULE_STATE_GOING;
 }
 
-/* Add @fp on @ips (sorted, no repeats) to its table and hook them. */
+/* Add @fp, which has an exit handler, on @ips to the table; hook them. */
+static int fprobe_sites_add(struct fprobe *fp, unsigned long *ips,
+			    unsigned int nr)
+{
+	struct fprobe_table *old = fprobe_current(), *new;
+	int ret;
+
+	new = fprobe_table_add(old, fp, ips, nr);
+	if (IS_ERR(new))
+		return PTR_ERR(new);
+	fprobe_publish(new);
+	ret = fprobe_sites_hook(ips, nr, !old);
+	if (ret) {
+		fprobe_publish(old);
+		fprobe_retire(new, old);
+		return ret;
+	}
+	fprobe_retire(old, new);
+	return 0;
+}
+
+/* Register @fp on @ips (sorted, no repeats). */
 static int fprobe_add(struct fprobe *fp, unsigned long *ips, unsigned int nr)
 {
-	enum fprobe_kind kind = fprobe_kind_of(fp);
-	struct fprobe_table *old, *new;
 	unsigned int i;
 	int ret;
 
@@ -145,34 +197,27 @@ static int fprobe_add(struct fprobe *fp, unsigned long *ips, unsigned int nr)
 		if (!fprobe_site_live(ips[i]))
 			return -ENOENT;
 	fp->id = fprobe_next_id;
-	old = fprobe_current(kind);
-	new = fprobe_table_add(old, fp, ips, nr);
-	if (IS_ERR(new)) {
-		fp->id = 0;
-		return PTR_ERR(new);
-	}
-	fprobe_next_id++;
 	fp->nmissed = 0;
-	fprobe_publish(kind, new);
-	ret = fprobe_hook(kind, ips, nr, !old);
+	if (fp->exit_handler)
+		ret = fprobe_sites_add(fp, ips, nr);
+	else
+		ret = fprobe_hook_add(fp, ips, nr);
 	if (ret) {
-		fprobe_publish(kind, old);
-		fprobe_retire(new, old);
 		fp->id = 0;
 		return ret;
 	}
-	fprobe_retire(old, new);
+	fprobe_next_id++;
 	return 0;
 }
 
 /*
- * Take what @cut names out of @kind's table, and unhook the sites left
- * with no probe.  Cannot fail: short of memory, the probes are cleared
- * in place and the sites stay hooked.
+ * Take what @cut names out of the table, and unhook the sites left with
+ * no probe.  Cannot fail: short of memory, the probes are cleared in
+ * place and the sites stay hooked.
  */
-static void fprobe_cut(enum fprobe_kind kind, const struct fprobe_cut *cut)
+static void fprobe_cut(const struct fprobe_cut *cut)
 {
-	struct fprobe_table *old = fprobe_current(kind), *new;
+	struct fprobe_table *old = fprobe_current(), *new;
 	unsigned long *lost;
 	unsigned int nr;
 
@@ -189,10 +234,48 @@ static void fprobe_cut(enum fprobe_kind kind, const struct fprobe_cut *cut)
 		return;
 	}
 	nr = fprobe_table_lost(old, new, lost);
-	new = fprobe_publish(kind, new);
-	fprobe_unhook(kind, lost, nr, !!new);
+	new = fprobe_publish(new);
+	fprobe_sites_unhook(lost, nr, !!new);
 	fprobe_retire(old, new);
 	kfree(lost);
+}
+
+/*
+ * Take the functions @cut names off @hook, and stop it if none is left:
+ * an empty filter would hook every function.  Short of memory, it stops
+ * too, rather than stay on text that may become another function; the
+ * probe stays registered.
+ */
+static void fprobe_hook_cut(struct fprobe_hook *hook,
+			    const struct fprobe_cut *cut)
+{
+	struct ftrace_func_entry *e;
+	struct ftrace_hash *set;
+	unsigned long *ips;
+	unsigned int nr = 0, all = 0;
+
+	/* Only fprobe changes a hook's filter, and under fprobe_mutex. */
+	set = rcu_dereference_protected(hook->ops.func_hash->filter_hash,
+					lockdep_is_held(&fprobe_mutex));
+	ips = kmalloc_array(set->count, sizeof(*ips), GFP_KERNEL);
+	fhash_for_each(set, e) {
+		all++;
+		if (!cut->gone(e->ip, cut->arg))
+			continue;
+		if (ips)
+			ips[nr] = e->ip;
+		nr++;
+	}
+	if (nr && nr < all && ips) {
+		nr = fprobe_live_ips(ips, nr);
+		if (!nr || !ftrace_set_filter_ips(&hook->ops, ips, nr, 1, 0))
+			nr = 0;
+	}
+	if (nr) {
+		unregister_ftrace_function(&hook->ops);
+		hook->hooked = false;
+	}
+	kfree(ips);
 }
 
 static int fprobe_check(struct fprobe *fp)
@@ -450,7 +533,10 @@ int unregister_fprobe(struct fprobe *fp)
 	if (!fp->id)
 		return -EINVAL;
 	cut.id = fp->id;
-	fprobe_cut(fprobe_kind_of(fp), &cut);
+	if (fp->hook)
+		fprobe_hook_free(fp);
+	else
+		fprobe_cut(&cut);
 	WRITE_ONCE(fp->id, 0);
 	return 0;
 }
@@ -475,7 +561,7 @@ static int fprobe_module_notify(struct notifier_block *nb,
 				unsigned long state, void *data)
 {
 	struct fprobe_cut cut = { .arg = data };
-	enum fprobe_kind kind;
+	struct fprobe_hook *hook;
 
 	if (state == MODULE_STATE_GOING)
 		cut.gone = fprobe_in_module;
@@ -484,8 +570,10 @@ static int fprobe_module_notify(struct notifier_block *nb,
 	else
 		return NOTIFY_DONE;
 	guard(mutex)(&fprobe_mutex);
-	for (kind = 0; kind < FPROBE_KINDS; kind++)
-		fprobe_cut(kind, &cut);
+	fprobe_cut(&cut);
+	list_for_each_entry(hook, &fprobe_hooks, node)
+		if (hook->hooked)
+			fprobe_hook_cut(hook, &cut);
 	return NOTIFY_DONE;
 }
 

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What fprobe's parts share: the tables of probed sites
- * (fprobe_sites.c), which the registry (fprobe.c) rebuilds and the call
- * paths (fprobe_calls.c) read.
+ * What fprobe's parts share: the hooks of probes without exit handlers,
+ * and the table of the sites of probes with them (fprobe_sites.c), which
+ * the registry (fprobe.c) makes and the call paths (fprobe_calls.c) read.
+ *
+ * A probe without exit handler needs no frame on the shadow stack: its
+ * own ftrace_ops (its hook) calls its entry handler, with no lookup, and
+ * several such probes on one function are several ops there.
  *
  * A site is one function's patch site with the probes on it, oldest
  * first.  Sites and tables are never changed once published: a change
@@ -15,8 +19,21 @@
 #define _KERNEL_TRACE_FTRACE_FPROBE_H
 
 #include <linux/fprobe.h>
+#include <linux/ftrace.h>
 #include <linux/hash.h>
+#include <linux/list.h>
 #include <linux/types.h>
+
+/*
+ * A probe's hook: @ops (whose private is the probe) hooks its functions
+ * while @hooked, which stops when they have all gone with their module.
+ * On fprobe_hooks, under fprobe_mutex.
+ */
+struct fprobe_hook {
+	struct ftrace_ops	ops;
+	struct list_head	node;
+	bool			hooked;
+};
 
 /* One probe on a site. */
 struct fprobe_at {
@@ -26,8 +43,7 @@ struct fprobe_at {
 };
 
 /*
- * A probed site.  Probes with exit handlers (the exit table) keep a
- * header word and their storage in one block per call, at most
+ * A probed site.  Its probes keep a header word and their storage in one block per call, at most
  * FPROBE_BLOCK_WORDS: the first @nr_fit of them have room there and
  * take @block words together; the others miss every call.
  */
@@ -72,9 +88,8 @@ struct fprobe_table {
 	struct fprobe_site	*slot[];
 };
 
-/* The two tables: probes without exit handlers, and those with. */
-enum fprobe_kind { FPROBE_ENTRY, FPROBE_EXIT, FPROBE_KINDS };
-extern struct fprobe_table __rcu *fprobe_tables[FPROBE_KINDS];
+/* The sites of the probes with exit handlers; NULL while there are none. */
+extern struct fprobe_table __rcu *fprobe_sites;
 
 static __always_inline unsigned int
 fprobe_hash(struct fprobe_table *t, unsigned long ip)
@@ -97,10 +112,10 @@ fprobe_site_find(struct fprobe_table *t, unsigned long ip)
 	return NULL;
 }
 
-/* The current table of @kind, for the paths (preemption off). */
-static __always_inline struct fprobe_table *fprobe_table(enum fprobe_kind kind)
+/* The current table, for the paths (preemption off). */
+static __always_inline struct fprobe_table *fprobe_table(void)
 {
-	return rcu_dereference_raw(fprobe_tables[kind]);
+	return rcu_dereference_raw(fprobe_sites);
 }
 
 /* fprobe_sites.c: new tables from old ones, all under fprobe_mutex. */
@@ -125,8 +140,9 @@ void fprobe_table_free(struct fprobe_table *t, struct fprobe_table *keep);
 unsigned int fprobe_table_lost(struct fprobe_table *old,
 			       struct fprobe_table *new, unsigned long *ips);
 
-/* fprobe_calls.c: the ops that hook the sites of each table. */
-extern struct ftrace_ops fprobe_entry_ops;
+/* fprobe_calls.c: a hook's function, and the graph user of the table. */
+void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs);
 extern struct fgraph_ops fprobe_graph_ops;
 void fprobe_graph_missed(struct fgraph_ops *gops, unsigned long func);
 

@@ -2,10 +2,10 @@
 /*
  * fprobe's call paths.
  *
- * Probes without exit handlers are called from fprobe_entry_ops, a plain
- * ftrace_ops on their sites: no frame on the shadow stack.  Probes with
- * exit handlers are called from fprobe_graph_ops, a user of the function
- * graph.  Its entry callback reserves one block on the call's frame for
+ * A probe without exit handler is called from its hook, an ftrace_ops of
+ * its own on its functions: no lookup, and no frame on the shadow stack.
+ * Probes with exit handlers are called from fprobe_graph_ops, a user of
+ * the function graph.  Its entry callback reserves one block on the call's frame for
  * the probes of the site, and each probe that takes the call leaves a
  * header there (its id and the size of its storage) followed by its
  * storage; the return callback walks the headers and calls the exit
@@ -50,13 +50,13 @@ static noinline void fprobe_miss(struct fprobe_site *site, unsigned int from)
 	}
 }
 
-/* A call of @ip that no probe of @kind saw. */
-static void fprobe_miss_ip(enum fprobe_kind kind, unsigned long ip)
+/* A call of @ip that no probe with an exit handler saw. */
+static void fprobe_miss_ip(unsigned long ip)
 {
 	struct fprobe_site *site;
 
 	preempt_disable_notrace();
-	site = fprobe_site_find(fprobe_table(kind), ip);
+	site = fprobe_site_find(fprobe_table(), ip);
 	if (site)
 		fprobe_miss(site, 0);
 	preempt_enable_notrace();
@@ -120,36 +120,32 @@ static __always_inline void fprobe_call_exit(struct fprobe *fp,
 	}
 }
 
-/*
- * fprobe_entry_ops' function: the entry handlers of the site of @ip,
- * under the recursion lock the function graph takes the same way.
+/**
+ * fprobe_hook_func - the function of a probe's hook
+ * @ip: the patch site of the function called
+ * @parent_ip: where it returns to
+ * @op: the hook's ftrace_ops, whose private is the probe
+ * @fregs: the call's argument registers
+ *
+ * The probe's entry handler, under the recursion lock the function
+ * graph takes the same way: a call that finds it held is missed.
  */
-static void fprobe_ops_func(unsigned long ip, unsigned long parent_ip,
-			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct fprobe_site *site;
-	unsigned int i;
+	struct fprobe *fp = op->private;
 	int bit;
 
+	if (READ_ONCE(fp->flags) & FPROBE_FL_DISABLED)
+		return;
 	bit = fgraph_trylock(ip, parent_ip);
 	if (unlikely(bit < 0)) {
-		fprobe_miss_ip(FPROBE_ENTRY, ip);
+		fp->nmissed++;
 		return;
 	}
-	site = fprobe_site_find(fprobe_table(FPROBE_ENTRY), ip);
-	for (i = 0; site && i < site->nr; i++) {
-		struct fprobe *fp = READ_ONCE(site->at[i].fp);
-
-		if (fprobe_on(fp))
-			fprobe_call_entry(fp, ip, parent_ip, fregs, NULL);
-	}
+	fprobe_call_entry(fp, ip, parent_ip, fregs, NULL);
 	fgraph_unlock(bit);
 }
-
-struct ftrace_ops fprobe_entry_ops = {
-	.func	= fprobe_ops_func,
-	.flags	= FTRACE_OPS_FL_SAVE_ARGS,
-};
 
 /*
  * The entry handlers of the probes of @site that have room in @block,
@@ -195,7 +191,7 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 	struct fprobe_site *site;
 	struct fprobe *fp;
 
-	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
+	site = fprobe_site_find(fprobe_table(), ip);
 	if (unlikely(!site))
 		return 0;
 	if (likely(site->nr_fit))
@@ -269,7 +265,7 @@ static void fprobe_graph_return(struct ftrace_graph_ret *trace,
 	block = fgf_retrieve(gops->idx, &words);
 	if (unlikely(!block))
 		return;
-	site = fprobe_site_find(fprobe_table(FPROBE_EXIT), ip);
+	site = fprobe_site_find(fprobe_table(), ip);
 	if (unlikely(!site))
 		return;
 	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
@@ -291,5 +287,5 @@ struct fgraph_ops fprobe_graph_ops = {
 /* The function graph could not offer fprobe_graph_ops a call of @func. */
 void fprobe_graph_missed(struct fgraph_ops *gops, unsigned long func)
 {
-	fprobe_miss_ip(FPROBE_EXIT, func);
+	fprobe_miss_ip(func);
 }

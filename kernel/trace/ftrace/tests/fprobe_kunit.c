@@ -10,6 +10,9 @@
  *    an exit probe its return value, its caller and the storage its
  *    entry handler filled; a declined call has no exit;
  *  - probes of both kinds on one function, each leaving alone;
+ *  - probes without exit handlers each hook with an ops of their own,
+ *    and the hook of a probe whose functions all went with their module
+ *    stops, while the probe stays registered;
  *  - nmissed: a handler that calls a probed function (both kinds), a
  *    function whose probes do not fit in the block, a full stack;
  *  - disabled probes are neither called nor counted;
@@ -38,6 +41,7 @@
 
 #include "../fprobe.h"
 #include "../records.h"
+#include "kunit_modload.h"
 
 /* The tracees: barrier() keeps the compiler from dropping the calls. */
 static noinline __noclone int fpb_tracee(int x)
@@ -332,6 +336,73 @@ static void fpb_shared_site_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee2));
 }
 
+/* The site of @func, counted by its ops, or -1 if it has no record. */
+static int fpb_site_ops(unsigned long func)
+{
+	unsigned long ip = ftrace_location(func);
+	struct dyn_ftrace *rec;
+
+	guard(rcu)();
+	rec = ip ? frec_lookup(ip, ip) : NULL;
+	return rec ? ftrace_rec_count(rec) : -1;
+}
+
+/*
+ * Probes without exit handlers: each its own ops on its functions, and
+ * each hook leaves when its functions go with their module, the others'
+ * hooks going on.
+ */
+static void fpb_entry_hooks_test(struct kunit *test)
+{
+	struct fpb_probe *a = fpb_probe(test, true, false, 0);
+	struct fpb_probe *b = fpb_probe(test, true, false, 0);
+	unsigned long ips[2], mod_ip;
+	int (*mod_fn)(int x);
+
+	if (!IS_ENABLED(CONFIG_FTRACE_KUNIT_MODLOAD))
+		kunit_skip(test, "no modules");
+	ftk_mod_load(test);
+	mod_fn = __symbol_get(FTK_MOD_FUNC);
+	KUNIT_ASSERT_NOT_NULL(test, mod_fn);
+	__symbol_put(FTK_MOD_FUNC);
+	mod_ip = (unsigned long)mod_fn;
+	ips[0] = mod_ip;
+	ips[1] = (unsigned long)fpb_tracee;
+	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&a->fp, ips, 2), 0);
+	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&b->fp, ips, 1), 0);
+	KUNIT_ASSERT_NOT_NULL(test, a->fp.hook);
+	KUNIT_ASSERT_NOT_NULL(test, b->fp.hook);
+	KUNIT_EXPECT_EQ(test, fpb_site_ops(mod_ip), 2);
+	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)fpb_tracee), 1);
+	mod_fn(1);
+	fpb_tracee(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 1);
+
+	/* b's only function goes: its hook stops, a's goes on. */
+	KUNIT_ASSERT_EQ(test, ftk_mod_unload(), 0);
+	KUNIT_EXPECT_TRUE(test, fprobe_is_registered(&b->fp));
+	KUNIT_EXPECT_FALSE(test, b->fp.hook->hooked);
+	KUNIT_EXPECT_TRUE(test, a->fp.hook->hooked);
+	fpb_tracee(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 3);
+
+	/* Loaded again, maybe at the same address: hooked by neither. */
+	ftk_mod_load(test);
+	mod_fn = __symbol_get(FTK_MOD_FUNC);
+	KUNIT_ASSERT_NOT_NULL(test, mod_fn);
+	__symbol_put(FTK_MOD_FUNC);
+	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)mod_fn), 0);
+	mod_fn(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 1);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&b->fp), 0);
+	KUNIT_EXPECT_NULL(test, b->fp.hook);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+}
+
 /* A handler that calls a probed function misses that call. */
 static void fpb_recursion_test(struct kunit *test)
 {
@@ -525,7 +596,7 @@ static void fpb_unregister_nomem_test(struct kunit *test)
 	/* Memory again: the cleared probe leaves the table with the next. */
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&b->fp), 0);
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
-	KUNIT_EXPECT_NULL(test, rcu_access_pointer(fprobe_tables[FPROBE_EXIT]));
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(fprobe_sites));
 }
 
 /*
@@ -615,12 +686,17 @@ static void fpb_churn_exit(struct fprobe *fp, unsigned long ip,
 		atomic_inc(&c->late);
 }
 
+/*
+ * Entry probes' hooks are ops that unregistering waits out with
+ * RCU-tasks: a kernel thread that loops must report its quiescent
+ * states, or that wait never ends.
+ */
 static int fpb_caller_fn(void *data)
 {
 	while (!kthread_should_stop()) {
 		fpb_tracee(0);
 		fpb_tracee2(0);
-		cond_resched();
+		cond_resched_tasks_rcu_qs();
 	}
 	return 0;
 }
@@ -677,6 +753,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_entry_test),
 	KUNIT_CASE(fpb_exit_test),
 	KUNIT_CASE(fpb_shared_site_test),
+	KUNIT_CASE(fpb_entry_hooks_test),
 	KUNIT_CASE(fpb_recursion_test),
 	KUNIT_CASE(fpb_no_room_test),
 	KUNIT_CASE(fpb_stack_full_test),
