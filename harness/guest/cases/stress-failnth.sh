@@ -1,8 +1,10 @@
 # Allocations failing on purpose (/proc/self/fail-nth, with failslab and
 # fail_page_alloc armed for sleeping allocations): a write of several
-# functions to set_ftrace_filter and to set_graph_function, and loading
+# functions to set_ftrace_filter and to set_graph_function, loading
 # ftrace_hits.ko (ftrace_set_filter() and register_ftrace_function() in
-# its init), are driven through every allocation they make.  Each
+# its init), and adding an fprobe event and a %return one
+# (register_fprobe(): an entry probe's own hook, an exit probe's table
+# and graph user) are driven through every allocation they make.  Each
 # attempt either succeeds whole or fails with nothing changed: the file
 # reads as before, no module is left, no function is hooked.  kmemleak,
 # at the end of the plan, sees the rest.
@@ -79,6 +81,40 @@ loaded*passed) ;;
 *) fail "module load never got through its allocations ($n: $r)" ;;
 esac
 echo "module load: $((n - 1)) allocations"
+
+# Adding fprobe event $1 on "$2" (which registers its fprobe, disabled
+# until the event is enabled) with the nth allocation failing: the event
+# is listed with vfs_read hooked, or dynamic_events is as before with
+# vfs_read hooked by nothing.  (The event's tracefs directory is not
+# checked: the trace events core only warns when it cannot make one.)
+check_fprobe() { # event probe
+	before=$(cat $T/dynamic_events)
+	n=1
+	while [ $n -le 1000 ]; do
+		r=$(write_nth $T/dynamic_events "f:failnth/$1 $2" $n)
+		now=$(cat $T/dynamic_events)
+		if [ "$now" = "$before" ]; then
+			made=0
+		elif echo "$now" | grep -q "^f:failnth/$1 "; then
+			grep -q '^vfs_read ' $T/enabled_functions ||
+				fail "$1 added, vfs_read not hooked ($n)"
+			echo "-:failnth/$1" >> $T/dynamic_events ||
+				fail "$1 not removed ($n)"
+			made=1
+		else
+			fail "$1, allocation $n failing: dynamic_events reads '$now'"
+		fi
+		grep -q '^vfs_read ' $T/enabled_functions &&
+			fail "$1, allocation $n failing: vfs_read left hooked"
+		[ "$r" = done ] && break
+		n=$((n + 1))
+	done
+	[ "$r" = done ] && [ "$made" = 1 ] ||
+		fail "$1 never got through its allocations ($n)"
+	echo "$1: $n allocations"
+}
+check_fprobe fpentry vfs_read
+check_fprobe fpexit vfs_read%return
 for f in failslab fail_page_alloc; do
 	echo 1 > $D/$f/ignore-gfp-wait
 done
