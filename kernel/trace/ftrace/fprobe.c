@@ -252,21 +252,20 @@ static void fprobe_hook_cut(struct fprobe_hook *hook,
 	struct ftrace_func_entry *e;
 	struct ftrace_hash *set;
 	unsigned long *ips;
-	unsigned int nr = 0, all = 0;
+	unsigned int nr = 0;
 
 	/* Only fprobe changes a hook's filter, and under fprobe_mutex. */
 	set = rcu_dereference_protected(hook->ops.func_hash->filter_hash,
 					lockdep_is_held(&fprobe_mutex));
 	ips = kmalloc_array(set->count, sizeof(*ips), GFP_KERNEL);
 	fhash_for_each(set, e) {
-		all++;
 		if (!cut->gone(e->ip, cut->arg))
 			continue;
 		if (ips)
 			ips[nr] = e->ip;
 		nr++;
 	}
-	if (nr && nr < all && ips) {
+	if (nr && nr < set->count && ips) {
 		nr = fprobe_live_ips(ips, nr);
 		if (!nr || !ftrace_set_filter_ips(&hook->ops, ips, nr, 1, 0))
 			nr = 0;

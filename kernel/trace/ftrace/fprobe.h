@@ -43,9 +43,10 @@ struct fprobe_at {
 };
 
 /*
- * A probed site.  Its probes keep a header word and their storage in one block per call, at most
- * FPROBE_BLOCK_WORDS: the first @nr_fit of them have room there and
- * take @block words together; the others miss every call.
+ * A probed site.  Its probes keep a header word and their storage in one
+ * block per call, at most FPROBE_BLOCK_WORDS: the first @nr_fit of them
+ * have room there and take @block words together; the others miss
+ * every call.
  */
 struct fprobe_site {
 	unsigned long		ip;

@@ -5,13 +5,13 @@
  * A probe without exit handler is called from its hook, an ftrace_ops of
  * its own on its functions: no lookup, and no frame on the shadow stack.
  * Probes with exit handlers are called from fprobe_graph_ops, a user of
- * the function graph.  Its entry callback reserves one block on the call's frame for
- * the probes of the site, and each probe that takes the call leaves a
- * header there (its id and the size of its storage) followed by its
- * storage; the return callback walks the headers and calls the exit
- * handler of each probe still on the site.  A probe that was
- * unregistered meanwhile is no longer on the site, and is not called:
- * the block names it by id, which no later probe reuses.
+ * the function graph.  Its entry callback reserves one block on the
+ * call's frame for the probes of the site, and each probe that takes
+ * the call leaves a header there (its id and the size of its storage)
+ * followed by its storage; the return callback walks the headers and
+ * calls the exit handler of each probe still on the site.  A probe that
+ * was unregistered meanwhile is no longer on the site, and is not
+ * called: the block names it by id, which no later probe reuses.
  *
  * Both paths run with preemption off and hold the recursion lock of the
  * function hooks; the tables they read are freed only after a wait for
