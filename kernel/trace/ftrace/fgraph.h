@@ -115,6 +115,16 @@ fgraph_call_frame(struct ftrace_graph_ent *trace)
 }
 
 /*
+ * A call as the return callbacks see it: they are given @ret.  The
+ * return path found the frame from @top, the top word of the stack,
+ * and keeps it for fgraph_call_data().
+ */
+struct fgraph_exit {
+	struct ftrace_graph_ret ret;
+	unsigned long *top;
+};
+
+/*
  * Should @gops be offered a call of @func?  Its filter is tested only
  * while several users may be reached (alone, its ops' sets decided
  * which sites call the graph), its pid filter only while that holds

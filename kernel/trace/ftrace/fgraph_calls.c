@@ -251,12 +251,13 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame;
 	/* Every field is set below: spare the kernel's zeroing of locals. */
-	struct ftrace_graph_ret trace __uninitialized;
+	struct fgraph_exit call __uninitialized;
+	struct ftrace_graph_ret *trace = &call.ret;
 	unsigned long users, ret;
 	int start;
 	u64 epoch;
 
-	start = fgraph_frame_top(&frame, &users, &epoch);
+	start = fgraph_frame_top(&frame, &call, &users, &epoch);
 	if (unlikely(start < 0)) {
 		/* Nowhere to go back to: stop the graph, and say why. */
 		ftrace_graph_stop();
@@ -265,16 +266,16 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 		return (unsigned long)panic;
 	}
 	ret = frame->ret;
-	trace.func = frame->func;
-	trace.calltime = frame->calltime;
-	trace.rettime = trace.calltime ? trace_clock_local() : 0;
-	trace.depth = current->curr_ret_depth;
-	trace.overrun = atomic_read(&current->trace_overrun);
+	trace->func = frame->func;
+	trace->calltime = frame->calltime;
+	trace->rettime = trace->calltime ? trace_clock_local() : 0;
+	trace->depth = current->curr_ret_depth;
+	trace->overrun = atomic_read(&current->trace_overrun);
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	trace.retval = ftrace_regs_get_return_value(fregs);
+	trace->retval = ftrace_regs_get_return_value(fregs);
 #endif
 	ftrace_regs_set_instruction_pointer(fregs, ret);
-	fgraph_tell_return(&trace, users, epoch, fregs);
+	fgraph_tell_return(trace, users, epoch, fregs);
 
 	/*
 	 * The return callbacks are done with the frame (and its data).  The

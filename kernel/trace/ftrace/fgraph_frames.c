@@ -51,9 +51,8 @@ void *fgraph_reserve_data(int idx, int size_bytes)
 		atomic_inc(&current->trace_overrun);
 		return NULL;
 	}
-	fgf_put_top(stack, pos + words + 1, FIELD_PREP(FGW_TAG, FGW_DATA) |
-		    FIELD_PREP(FGW_SLOT, idx) | FIELD_PREP(FGW_WORDS, words) |
-		    FIELD_PREP(FGW_DIST, pos + words - start));
+	fgf_put_top(stack, pos + words + 1,
+		    fgf_data_word(idx, words, pos + words - start));
 	return &stack[pos];
 }
 

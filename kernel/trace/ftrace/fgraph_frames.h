@@ -141,6 +141,20 @@ static __always_inline void fgf_put_top(unsigned long *stack, int top, unsigned 
 }
 
 /*
+ * The data word over @words words that a user in @idx reserved, @dist
+ * words above its frame's first word.  The callers keep each value
+ * within its field, so none is masked.
+ */
+static __always_inline unsigned long fgf_data_word(int idx, unsigned int words,
+						   int dist)
+{
+	return FIELD_PREP_CONST(FGW_TAG, FGW_DATA) |
+	       (unsigned long)idx << __bf_shf(FGW_SLOT) |
+	       (unsigned long)words << __bf_shf(FGW_WORDS) |
+	       (unsigned long)dist << __bf_shf(FGW_DIST);
+}
+
+/*
  * For the entry callback of a user in this folder: fgraph_reserve_data()
  * of @words words (1 to 63) on the frame of @trace, the open frame the
  * entry path gave the callback, which needs no looking for.  One
@@ -157,9 +171,8 @@ fgraph_call_reserve(struct ftrace_graph_ent *trace, int idx, unsigned int words)
 		atomic_inc(&current->trace_overrun);
 		return NULL;
 	}
-	fgf_put_top(stack, pos + words + 1, FIELD_PREP(FGW_TAG, FGW_DATA) |
-		    FIELD_PREP(FGW_SLOT, idx) | FIELD_PREP(FGW_WORDS, words) |
-		    FIELD_PREP(FGW_DIST, pos + words - start));
+	fgf_put_top(stack, pos + words + 1,
+		    fgf_data_word(idx, words, pos + words - start));
 	return &stack[pos];
 }
 
@@ -184,6 +197,25 @@ static __always_inline unsigned long *fgf_retrieve(int idx, unsigned int *words)
 			   pos - 1 - (int)*words > FGRAPH_RET_WORDS))
 			return &stack[pos - 1 - *words];
 	}
+	return fgraph_retrieve_below(idx, words);
+}
+
+/*
+ * The same for the return callback of a user in this folder, from the
+ * call @trace it was given: the return path has checked that the top
+ * word leads to a closed frame, and a data word is only ever written
+ * over its data, which lies above the frame word.
+ */
+static __always_inline unsigned long *
+fgraph_call_data(struct ftrace_graph_ret *trace, int idx, unsigned int *words)
+{
+	unsigned long *top = container_of(trace, struct fgraph_exit, ret)->top;
+	unsigned long word = *top;
+
+	*words = FIELD_GET(FGW_WORDS, word);
+	if (likely(fgf_tag(word) == FGW_DATA &&
+		   FIELD_GET(FGW_SLOT, word) == idx))
+		return top - *words;
 	return fgraph_retrieve_below(idx, words);
 }
 
@@ -246,6 +278,7 @@ static __always_inline void fgraph_frame_close(int start, unsigned long users,
 /**
  * fgraph_frame_top - the closed frame on top of the task's stack
  * @frame: set to it
+ * @call: its top word is set, for fgraph_call_data()
  * @users: the slots whose users took the call
  * @epoch: the epoch the call came in
  *
@@ -253,16 +286,19 @@ static __always_inline void fgraph_frame_close(int start, unsigned long users,
  * -1 if the top of the stack is no closed frame.
  */
 static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
+					    struct fgraph_exit *call,
 					    unsigned long *users, u64 *epoch)
 {
 	unsigned long *stack = current->ret_stack;
+	int pos = current->curr_ret_stack;
 	unsigned long word;
 	int first;
 
-	first = fgf_top_frame(stack, current->curr_ret_stack, FGW_CLOSED, &word);
+	first = fgf_top_frame(stack, pos, FGW_CLOSED, &word);
 	if (first < 0)
 		return -1;
 	*frame = fgf_ret(stack, first);
+	call->top = &stack[pos - 1];
 	*users = word & FGW_USERS;
 	*epoch = word & FGW_EPOCH;
 	return first;

@@ -262,7 +262,7 @@ static void fprobe_graph_return(struct ftrace_graph_ret *trace,
 	unsigned int words, data;
 	struct fprobe *fp;
 
-	block = fgf_retrieve(gops->idx, &words);
+	block = fgraph_call_data(trace, gops->idx, &words);
 	if (unlikely(!block))
 		return;
 	site = fprobe_site_find(fprobe_table(), ip);

@@ -6,7 +6,9 @@
  *  - a hooked call pushes a frame its callbacks see, and returns through
  *    it to its caller, leaving the stack as it was;
  *  - data reserved on entry is found on return, up to 32 words, once per
- *    user and call, and dropped when the user declines the call;
+ *    user and call, and dropped when the user declines the call; the
+ *    same through the folder's own fgraph_call_reserve() and
+ *    fgraph_call_data(), whether the data is on top of the frame or not;
  *  - a stack that is full hooks no more calls and counts them;
  *  - sixteen users at once, -ENOSPC for the seventeenth, -EBUSY for a
  *    user registered twice, an unknown user unregistered is ignored, and
@@ -35,6 +37,7 @@
 
 #include "../../trace.h"
 #include "../fgraph.h"
+#include "../fgraph_frames.h"
 #include "../hash.h"
 
 struct fgt_user {
@@ -48,6 +51,8 @@ struct fgt_user {
 	void *data;		/* what the last entry reserved */
 	bool data_ok;		/* the last return found it intact */
 	int alt_calls;		/* calls of fgt_alt_entry() and fgt_alt_return() */
+	bool inline_data;	/* reserve and find it as fprobe does */
+	void *found;		/* what the last return found, if inline_data */
 };
 
 /*
@@ -78,7 +83,14 @@ static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	unsigned long *p;
 
 	atomic_inc(&u->entries);
-	if (u->reserve) {
+	if (u->reserve && u->inline_data) {
+		p = fgraph_call_reserve(trace, gops->idx,
+					DIV_ROUND_UP(u->reserve, sizeof(long)));
+		u->data = p;
+		if (!p)
+			return 0;
+		*p = (unsigned long)u;
+	} else if (u->reserve) {
 		p = fgraph_reserve_data(gops->idx, u->reserve);
 		u->data = p;
 		if (!p)
@@ -95,15 +107,22 @@ static void fgt_return(struct ftrace_graph_ret *trace,
 		       struct ftrace_regs *fregs)
 {
 	struct fgt_user *u = container_of(gops, struct fgt_user, gops);
+	unsigned int words;
 	unsigned long *p;
 	int size;
 
 	atomic_inc(&u->returns);
 	u->calltime = trace->calltime;
 	u->rettime = trace->rettime;
-	if (!u->reserve)
+	if (!u->reserve && !u->inline_data)
 		return;
-	p = fgraph_retrieve_data(gops->idx, &size);
+	if (u->inline_data) {
+		p = fgraph_call_data(trace, gops->idx, &words);
+		size = p ? words * sizeof(long) : 0;
+		u->found = p;
+	} else {
+		p = fgraph_retrieve_data(gops->idx, &size);
+	}
 	u->data_ok = p == u->data && p && *p == (unsigned long)u &&
 		size >= u->reserve;
 }
@@ -235,6 +254,42 @@ static void fgt_data_test(struct kunit *test)
 	/* No data outside an entry callback, nor twice in one. */
 	KUNIT_EXPECT_NULL(test, fgraph_reserve_data(a->gops.idx, 8));
 	KUNIT_EXPECT_NULL(test, fgraph_retrieve_data(a->gops.idx, NULL));
+}
+
+/*
+ * fgraph_call_reserve() and fgraph_call_data(), the inline pair fprobe
+ * uses: the data is found on top of the frame, below another user's,
+ * and not at all when the user reserved none on this call.
+ */
+static void fgt_call_data_test(struct kunit *test)
+{
+	struct fgt_user *a = fgt_user(test, fgt_tracee);
+	struct fgt_user *b = fgt_user(test, fgt_tracee);
+
+	a->inline_data = true;
+	a->reserve = 3 * sizeof(long);
+	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
+	fgt_tracee(0);
+	KUNIT_EXPECT_TRUE(test, a->data_ok);
+
+	/* b is offered the call after a: its data goes on top of a's. */
+	b->reserve = 16;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
+	KUNIT_ASSERT_LT(test, a->gops.idx, b->gops.idx);
+	a->data_ok = false;
+	b->data_ok = false;
+	fgt_tracee(0);
+	KUNIT_EXPECT_TRUE(test, a->data_ok);
+	KUNIT_EXPECT_TRUE(test, b->data_ok);
+
+	/* a reserves nothing: b's data on top is not taken for a's. */
+	a->reserve = 0;
+	a->found = a;
+	b->data_ok = false;
+	fgt_tracee(0);
+	KUNIT_EXPECT_NULL(test, a->found);
+	KUNIT_EXPECT_TRUE(test, b->data_ok);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 3);
 }
 
 /* A full stack hooks no more calls, counts them, and all calls return. */
@@ -625,6 +680,7 @@ static void fgt_regs_test(struct kunit *test)
 static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_push_pop_test),
 	KUNIT_CASE(fgt_data_test),
+	KUNIT_CASE(fgt_call_data_test),
 	KUNIT_CASE(fgt_time_test),
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
