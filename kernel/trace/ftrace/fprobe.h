@@ -35,27 +35,6 @@ struct fprobe_hook {
 	bool			hooked;
 };
 
-/* One probe on a site. */
-struct fprobe_at {
-	struct fprobe	*fp;
-	u64		id;	/* fp->id, as a call's block records it */
-	unsigned int	words;	/* its storage, in words */
-};
-
-/*
- * A probed site.  Its probes keep a header word and their storage in one
- * block per call, at most FPROBE_BLOCK_WORDS: the first @nr_fit of them
- * have room there and take @block words together; the others miss
- * every call.
- */
-struct fprobe_site {
-	unsigned long		ip;
-	unsigned short		nr;
-	unsigned short		nr_fit;
-	unsigned short		block;
-	struct fprobe_at	at[] __counted_by(nr);
-};
-
 /* The block's size: what fgraph_reserve_data() grants at most. */
 #define FPROBE_BLOCK_WORDS	32
 
@@ -80,6 +59,40 @@ static inline unsigned int fprobe_hdr_words(unsigned long hdr)
 {
 	return hdr & FPROBE_HDR_WORDS;
 }
+
+/*
+ * One probe on a site: @hdr is the header it leaves in a call's block,
+ * made once here so that the paths only copy and compare it.
+ */
+struct fprobe_at {
+	struct fprobe	*fp;
+	unsigned long	hdr;
+};
+
+/* The probe's fp->id, and its storage in words. */
+static inline u64 fprobe_at_id(const struct fprobe_at *at)
+{
+	return fprobe_hdr_id(at->hdr);
+}
+
+static inline unsigned int fprobe_at_words(const struct fprobe_at *at)
+{
+	return fprobe_hdr_words(at->hdr);
+}
+
+/*
+ * A probed site.  Its probes keep a header word and their storage in one
+ * block per call, at most FPROBE_BLOCK_WORDS: the first @nr_fit of them
+ * have room there and take @block words together; the others miss
+ * every call.
+ */
+struct fprobe_site {
+	unsigned long		ip;
+	unsigned short		nr;
+	unsigned short		nr_fit;
+	unsigned short		block;
+	struct fprobe_at	at[] __counted_by(nr);
+};
 
 /* Sites by address: open addressing, never more than half full. */
 struct fprobe_table {

@@ -165,10 +165,10 @@ static noinline int fprobe_enter_each(struct fprobe_site *site,
 
 		if (!fprobe_on(fp) ||
 		    fprobe_call_entry(fp, ip, ret_ip, fregs,
-				      at->words ? &block[n + 1] : NULL))
+				      fprobe_at_words(at) ? &block[n + 1] : NULL))
 			continue;
-		block[n] = fprobe_hdr(at->id, at->words);
-		n += 1 + at->words;
+		block[n] = at->hdr;
+		n += 1 + fprobe_at_words(at);
 	}
 	if (site->nr_fit < site->nr)
 		fprobe_miss(site, site->nr_fit);
@@ -207,9 +207,9 @@ static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
 	fp = READ_ONCE(at->fp);
 	if (!fprobe_on(fp))
 		return 0;
-	block[0] = fprobe_hdr(at->id, at->words);
+	block[0] = at->hdr;
 	return !fprobe_call_entry(fp, ip, ret_ip, fregs,
-				  at->words ? &block[1] : NULL);
+				  fprobe_at_words(at) ? &block[1] : NULL);
 }
 
 /*
@@ -222,7 +222,7 @@ fprobe_site_probe(struct fprobe_site *site, u64 id, unsigned int *from)
 	unsigned int i;
 
 	for (i = *from; i < site->nr; i++) {
-		if (site->at[i].id == id) {
+		if (fprobe_at_id(&site->at[i]) == id) {
 			*from = i + 1;
 			return READ_ONCE(site->at[i].fp);
 		}
@@ -251,15 +251,18 @@ static noinline void fprobe_exit_each(struct fprobe_site *site,
 
 /*
  * fprobe_graph_ops' return: the exit handlers the block names, straight
- * to the one probe of a site that has one.
+ * to the one probe of a site that has one.  A block whose first header
+ * is that probe's holds its storage, however many probes the site had
+ * when the call came in.
  */
 static void fprobe_graph_return(struct ftrace_graph_ret *trace,
 				struct fgraph_ops *gops,
 				struct ftrace_regs *fregs)
 {
 	unsigned long ip = trace->func, ret_ip, *block;
+	const struct fprobe_at *at;
 	struct fprobe_site *site;
-	unsigned int words, data;
+	unsigned int words;
 	struct fprobe *fp;
 
 	block = fgraph_call_data(trace, gops->idx, &words);
@@ -269,14 +272,15 @@ static void fprobe_graph_return(struct ftrace_graph_ret *trace,
 	if (unlikely(!site))
 		return;
 	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
-	data = fprobe_hdr_words(block[0]);
-	if (unlikely(site->nr != 1 || !block[0] || words != 1 + data)) {
+	at = &site->at[0];
+	if (unlikely(site->nr != 1 || block[0] != at->hdr)) {
 		fprobe_exit_each(site, block, words, ip, ret_ip, fregs);
 		return;
 	}
-	fp = READ_ONCE(site->at[0].fp);
-	if (site->at[0].id == fprobe_hdr_id(block[0]) && fprobe_on(fp))
-		fprobe_call_exit(fp, ip, ret_ip, fregs, data ? &block[1] : NULL);
+	fp = READ_ONCE(at->fp);
+	if (fprobe_on(fp))
+		fprobe_call_exit(fp, ip, ret_ip, fregs,
+				 fprobe_at_words(at) ? &block[1] : NULL);
 }
 
 struct fgraph_ops fprobe_graph_ops = {

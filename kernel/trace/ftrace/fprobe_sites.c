@@ -51,9 +51,9 @@ static void fsite_fit(struct fprobe_site *s)
 	unsigned int i, block = 0;
 
 	for (i = 0; i < s->nr; i++) {
-		if (block + 1 + s->at[i].words > FPROBE_BLOCK_WORDS)
+		if (block + 1 + fprobe_at_words(&s->at[i]) > FPROBE_BLOCK_WORDS)
 			break;
-		block += 1 + s->at[i].words;
+		block += 1 + fprobe_at_words(&s->at[i]);
 	}
 	s->nr_fit = i;
 	s->block = block;
@@ -76,13 +76,12 @@ static struct fprobe_site *fsite_copy(struct fprobe_site *s, unsigned long ip,
 	n->ip = ip;
 	n->nr = 0;
 	for (i = 0; i < nr; i++)
-		if (s->at[i].fp && s->at[i].id != drop)
+		if (s->at[i].fp && fprobe_at_id(&s->at[i]) != drop)
 			n->at[n->nr++] = s->at[i];
 	if (fp) {
 		n->at[n->nr].fp = fp;
-		n->at[n->nr].id = fp->id;
-		n->at[n->nr].words = fp->exit_handler ?
-			DIV_ROUND_UP(fp->entry_data_size, sizeof(long)) : 0;
+		n->at[n->nr].hdr = fprobe_hdr(fp->id, fp->exit_handler ?
+			DIV_ROUND_UP(fp->entry_data_size, sizeof(long)) : 0);
 		n->nr++;
 	}
 	if (!n->nr) {
@@ -188,7 +187,7 @@ struct fprobe_table *fprobe_table_add(struct fprobe_table *old,
 static bool fcut_takes(const struct fprobe_cut *cut, unsigned long ip,
 		       const struct fprobe_at *at)
 {
-	return (cut->id && at->id == cut->id) || (cut->gone && cut->gone(ip, cut->arg));
+	return (cut->id && fprobe_at_id(at) == cut->id) || (cut->gone && cut->gone(ip, cut->arg));
 }
 
 /* Does @cut take some probe of @s, or does @s hold a cleared one? */

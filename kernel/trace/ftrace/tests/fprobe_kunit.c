@@ -18,7 +18,8 @@
  *  - disabled probes are neither called nor counted;
  *  - kprobe-shared handlers do not run inside a kprobe;
  *  - unregistering while a task sleeps in a probed call: no exit handler
- *    afterwards, and the probe can be freed at once;
+ *    afterwards, and the probe can be freed at once; a probe left on the
+ *    function gets the return, with its own storage;
  *  - unregistering short of memory still takes the probe out;
  *  - probes of both kinds come and go while another task calls their
  *    functions: none is called once unregistered;
@@ -76,6 +77,7 @@ struct fpb_probe {
 	unsigned long ip, ret_ip;	/* what the last entry saw */
 	unsigned long arg0;
 	unsigned long exit_ip, exit_ret_ip, retval;
+	u8 fill;			/* the entry fills storage with it */
 	bool data_ok;			/* the last exit found its storage */
 	bool data_null;			/* the last entry had none */
 };
@@ -91,7 +93,7 @@ static int fpb_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 	p->arg0 = ftrace_regs_get_argument(fregs, 0);
 	p->data_null = !data;
 	if (data)
-		memset(data, 0x5a, fp->entry_data_size);
+		memset(data, p->fill ?: 0x5a, fp->entry_data_size);
 	if (p->nested)
 		p->nested(1);
 	return p->decline;
@@ -106,7 +108,8 @@ static void fpb_exit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 	p->exit_ip = ip;
 	p->exit_ret_ip = ret_ip;
 	p->retval = ftrace_regs_get_return_value(fregs);
-	p->data_ok = data && !memchr_inv(data, 0x5a, fp->entry_data_size);
+	p->data_ok = data &&
+		!memchr_inv(data, p->fill ?: 0x5a, fp->entry_data_size);
 }
 
 static void fpb_unregister_action(void *data)
@@ -181,8 +184,8 @@ static void fpb_table_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_EXPECT_PTR_NE(test, s, fprobe_site_find(t1, 0x2000));
 	KUNIT_EXPECT_EQ(test, s->nr, 2);
-	KUNIT_EXPECT_EQ(test, s->at[0].id, 1);
-	KUNIT_EXPECT_EQ(test, s->at[1].id, 2);
+	KUNIT_EXPECT_EQ(test, fprobe_at_id(&s->at[0]), 1);
+	KUNIT_EXPECT_EQ(test, fprobe_at_id(&s->at[1]), 2);
 	KUNIT_EXPECT_NULL(test, fprobe_site_find(t2, 0x5000));
 	fprobe_table_free(t1, t2);
 
@@ -194,7 +197,7 @@ static void fpb_table_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fprobe_table_lost(t2, t3, lost), 2);
 	KUNIT_EXPECT_EQ(test, lost[0] + lost[1], 0x1000UL + 0x3000UL);
 	KUNIT_EXPECT_EQ(test, fprobe_site_find(t3, 0x2000)->nr, 1);
-	KUNIT_EXPECT_EQ(test, fprobe_site_find(t3, 0x2000)->at[0].id, 2);
+	KUNIT_EXPECT_EQ(test, fprobe_at_id(&fprobe_site_find(t3, 0x2000)->at[0]), 2);
 	fprobe_table_free(t2, t3);
 	KUNIT_EXPECT_FALSE(test, fprobe_table_cuts(t3, &cut));
 	fprobe_table_free(t3, NULL);
@@ -249,7 +252,7 @@ static void fpb_table_fit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->nr, 3);
 	KUNIT_EXPECT_EQ(test, s->nr_fit, 2);
 	KUNIT_EXPECT_EQ(test, s->block, FPROBE_BLOCK_WORDS);
-	KUNIT_EXPECT_EQ(test, s->at[0].words, MAX_FPROBE_DATA_SIZE_WORD);
+	KUNIT_EXPECT_EQ(test, fprobe_at_words(&s->at[0]), MAX_FPROBE_DATA_SIZE_WORD);
 }
 
 /* ---- calls ---- */
@@ -535,6 +538,37 @@ static int fpb_sleeper_fn(void *data)
 	return 0;
 }
 
+/* Start a task in fpb_tracee_sleep(), and wait until it is inside. */
+static void fpb_sleeper_start(struct kunit *test, struct fpb_sleeper *s)
+{
+	init_completion(&s->entered);
+	init_completion(&s->leave);
+	s->task = kthread_run(fpb_sleeper_fn, s, "fpb_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s->task));
+	get_task_struct(s->task);
+	wait_for_completion(&s->entered);
+}
+
+/* Let it return, and wait until it has. */
+static void fpb_sleeper_end(struct fpb_sleeper *s)
+{
+	complete(&s->leave);
+	kthread_stop(s->task);
+	put_task_struct(s->task);
+}
+
+/* A probe on fpb_tracee_sleep() that the case frees itself. */
+static struct fpb_probe *fpb_probe_own(struct kunit *test, size_t data)
+{
+	struct fpb_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->fp.entry_handler = fpb_entry;
+	p->fp.exit_handler = fpb_exit;
+	p->fp.entry_data_size = data;
+	return p;
+}
+
 /*
  * Unregistered while a call sleeps inside: the exit handler is not
  * called when it returns, and the probe was freed before (KASAN would
@@ -542,31 +576,46 @@ static int fpb_sleeper_fn(void *data)
  */
 static void fpb_unregister_sleeping_test(struct kunit *test)
 {
-	struct fpb_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct fpb_probe *p = fpb_probe_own(test, 8);
 	struct fpb_probe *watch = fpb_probe(test, false, true, 0);
 	struct fpb_sleeper s;
 
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->fp.entry_handler = fpb_entry;
-	p->fp.exit_handler = fpb_exit;
-	p->fp.entry_data_size = 8;
 	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_sleep), 0);
 	/* Another exit probe on the function sees the return. */
 	KUNIT_ASSERT_EQ(test, fpb_register(watch, fpb_tracee_sleep), 0);
-	init_completion(&s.entered);
-	init_completion(&s.leave);
-	s.task = kthread_run(fpb_sleeper_fn, &s, "fpb_sleeper");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(s.task));
-	get_task_struct(s.task);
-	wait_for_completion(&s.entered);
+	fpb_sleeper_start(test, &s);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
 
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
 	kfree(p);
-	complete(&s.leave);
-	kthread_stop(s.task);
-	put_task_struct(s.task);
+	fpb_sleeper_end(&s);
 	KUNIT_EXPECT_EQ(test, atomic_read(&watch->exits), 1);
+}
+
+/*
+ * The later of two probes is unregistered while a call sleeps inside:
+ * the function is left with one probe, and the earlier probe's exit
+ * handler gets the call's return with its own storage, not the other's.
+ */
+static void fpb_unregister_later_test(struct kunit *test)
+{
+	struct fpb_probe *first = fpb_probe(test, true, true, 16);
+	struct fpb_probe *p = fpb_probe_own(test, 8);
+	struct fpb_sleeper s;
+
+	first->fill = 0x11;
+	p->fill = 0x22;
+	KUNIT_ASSERT_EQ(test, fpb_register(first, fpb_tracee_sleep), 0);
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_sleep), 0);
+	fpb_sleeper_start(test, &s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	kfree(p);
+	fpb_sleeper_end(&s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&first->exits), 1);
+	KUNIT_EXPECT_TRUE(test, first->data_ok);
+	KUNIT_EXPECT_EQ(test, first->exit_ip, first->ip);
 }
 
 /* While active, fprobe's tables cannot grow. */
@@ -760,6 +809,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_disable_test),
 	KUNIT_CASE(fpb_kprobe_shared_test),
 	KUNIT_CASE(fpb_unregister_sleeping_test),
+	KUNIT_CASE(fpb_unregister_later_test),
 	KUNIT_CASE(fpb_unregister_nomem_test),
 	KUNIT_CASE(fpb_bad_input_test),
 	KUNIT_CASE_SLOW(fpb_churn_test),
