@@ -13,6 +13,7 @@
  * Lock order: fprobe_mutex, then ftrace_lock (matching patterns,
  * changing an ops' filter), then what the code update takes.
  */
+#include <kunit/static_stub.h>
 #include <linux/err.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
@@ -210,6 +211,18 @@ static int fprobe_add(struct fprobe *fp, unsigned long *ips, unsigned int nr)
 	return 0;
 }
 
+/**
+ * fprobe_ips_alloc - room for the addresses a change takes out
+ * @nr: how many
+ *
+ * Return: the array, or NULL.
+ */
+unsigned long *fprobe_ips_alloc(unsigned int nr)
+{
+	KUNIT_STATIC_STUB_REDIRECT(fprobe_ips_alloc, nr);
+	return kmalloc_array(nr, sizeof(unsigned long), GFP_KERNEL);
+}
+
 /*
  * Take what @cut names out of the table, and unhook the sites left with
  * no probe.  Cannot fail: short of memory, the probes are cleared in
@@ -224,7 +237,7 @@ static void fprobe_cut(const struct fprobe_cut *cut)
 	if (!fprobe_table_cuts(old, cut))
 		return;
 	new = fprobe_table_cut(old, cut);
-	lost = kmalloc_array(old->count, sizeof(*lost), GFP_KERNEL);
+	lost = fprobe_ips_alloc(old->count);
 	if (IS_ERR(new) || !lost) {
 		if (!IS_ERR(new))
 			fprobe_table_free(new, old);
@@ -257,7 +270,7 @@ static void fprobe_hook_cut(struct fprobe_hook *hook,
 	/* Only fprobe changes a hook's filter, and under fprobe_mutex. */
 	set = rcu_dereference_protected(hook->ops.func_hash->filter_hash,
 					lockdep_is_held(&fprobe_mutex));
-	ips = kmalloc_array(set->count, sizeof(*ips), GFP_KERNEL);
+	ips = fprobe_ips_alloc(set->count);
 	fhash_for_each(set, e) {
 		if (!cut->gone(e->ip, cut->arg))
 			continue;
@@ -551,16 +564,33 @@ static bool fprobe_in_module_init(unsigned long ip, void *mod)
 	return within_module_init(ip, mod);
 }
 
+/**
+ * fprobe_cut_functions - take functions out of every probe
+ * @cut: its gone() names them
+ *
+ * Out of the table of sites and out of each hook; the probes stay
+ * registered.  Cannot fail: short of memory, a hook stops altogether.
+ */
+void fprobe_cut_functions(const struct fprobe_cut *cut)
+{
+	struct fprobe_hook *hook;
+
+	guard(mutex)(&fprobe_mutex);
+	fprobe_cut(cut);
+	list_for_each_entry(hook, &fprobe_hooks, node)
+		if (hook->hooked)
+			fprobe_hook_cut(hook, cut);
+}
+
 /*
  * A module's functions leave every probe when it goes, and its init
  * functions when it is live (their text is freed next): their addresses
- * may hold other functions later.  The probes stay registered.
+ * may hold other functions later.
  */
 static int fprobe_module_notify(struct notifier_block *nb,
 				unsigned long state, void *data)
 {
 	struct fprobe_cut cut = { .arg = data };
-	struct fprobe_hook *hook;
 
 	if (state == MODULE_STATE_GOING)
 		cut.gone = fprobe_in_module;
@@ -568,11 +598,7 @@ static int fprobe_module_notify(struct notifier_block *nb,
 		cut.gone = fprobe_in_module_init;
 	else
 		return NOTIFY_DONE;
-	guard(mutex)(&fprobe_mutex);
-	fprobe_cut(&cut);
-	list_for_each_entry(hook, &fprobe_hooks, node)
-		if (hook->hooked)
-			fprobe_hook_cut(hook, &cut);
+	fprobe_cut_functions(&cut);
 	return NOTIFY_DONE;
 }
 

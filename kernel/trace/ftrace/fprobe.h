@@ -154,6 +154,10 @@ void fprobe_table_free(struct fprobe_table *t, struct fprobe_table *keep);
 unsigned int fprobe_table_lost(struct fprobe_table *old,
 			       struct fprobe_table *new, unsigned long *ips);
 
+/* fprobe.c: what the module notifier does, and its allocator. */
+void fprobe_cut_functions(const struct fprobe_cut *cut);
+unsigned long *fprobe_ips_alloc(unsigned int nr);
+
 /* fprobe_calls.c: a hook's function, and the graph user of the table. */
 void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
 		      struct ftrace_ops *op, struct ftrace_regs *fregs);

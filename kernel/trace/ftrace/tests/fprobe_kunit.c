@@ -12,7 +12,8 @@
  *  - probes of both kinds on one function, each leaving alone;
  *  - probes without exit handlers each hook with an ops of their own,
  *    and the hook of a probe whose functions all went with their module
- *    stops, while the probe stays registered;
+ *    stops, while the probe stays registered; so does a hook that loses
+ *    a function short of memory;
  *  - nmissed: a handler that calls a probed function (both kinds), a
  *    function whose probes do not fit in the block, a full stack;
  *  - disabled probes are neither called nor counted;
@@ -402,6 +403,59 @@ static void fpb_entry_hooks_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&b->fp), 0);
 	KUNIT_EXPECT_NULL(test, b->fp.hook);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+}
+
+/* fprobe_cut_functions() names fpb_tracee2 gone. */
+static bool fpb_gone_tracee2(unsigned long ip, void *arg)
+{
+	return ip == ftrace_location((unsigned long)fpb_tracee2);
+}
+
+/* While active, a change has no room for the addresses it takes out. */
+static unsigned long *fpb_no_ips(unsigned int nr)
+{
+	return NULL;
+}
+
+/*
+ * A function leaves the hooks of entry probes as its module's would:
+ * with memory, a hook drops it and goes on with the others; short of
+ * memory, the hook stops altogether (its filter cannot shrink), while a
+ * hook the cut does not concern goes on.  Both probes stay registered.
+ */
+static void fpb_hook_cut_nomem_test(struct kunit *test)
+{
+	static const char * const syms[] = { "fpb_tracee", "fpb_tracee2" };
+	struct fpb_probe *a = fpb_probe(test, true, false, 0);
+	struct fpb_probe *b = fpb_probe(test, true, false, 0);
+	struct fprobe_cut cut = { .gone = fpb_gone_tracee2 };
+
+	KUNIT_ASSERT_EQ(test, register_fprobe_syms(&a->fp, (const char **)syms,
+						   2), 0);
+	fprobe_cut_functions(&cut);
+	KUNIT_EXPECT_TRUE(test, a->fp.hook->hooked);
+	fpb_tracee(0);
+	fpb_tracee2(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+
+	KUNIT_ASSERT_EQ(test, register_fprobe_syms(&b->fp, (const char **)syms,
+						   2), 0);
+	kunit_activate_static_stub(test, fprobe_ips_alloc, fpb_no_ips);
+	fprobe_cut_functions(&cut);
+	kunit_deactivate_static_stub(test, fprobe_ips_alloc);
+	KUNIT_EXPECT_TRUE(test, a->fp.hook->hooked);
+	KUNIT_EXPECT_FALSE(test, b->fp.hook->hooked);
+	KUNIT_EXPECT_TRUE(test, fprobe_is_registered(&b->fp));
+	fpb_tracee(0);
+	fpb_tracee2(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 0);
+	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)fpb_tracee), 1);
+	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)fpb_tracee2), 0);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&b->fp), 0);
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
 }
@@ -803,6 +857,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_exit_test),
 	KUNIT_CASE(fpb_shared_site_test),
 	KUNIT_CASE(fpb_entry_hooks_test),
+	KUNIT_CASE(fpb_hook_cut_nomem_test),
 	KUNIT_CASE(fpb_recursion_test),
 	KUNIT_CASE(fpb_no_room_test),
 	KUNIT_CASE(fpb_stack_full_test),
