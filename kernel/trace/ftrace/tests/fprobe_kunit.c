@@ -592,23 +592,27 @@ static int fpb_sleeper_fn(void *data)
 	return 0;
 }
 
-/* Start a task in fpb_tracee_sleep(), and wait until it is inside. */
-static void fpb_sleeper_start(struct kunit *test, struct fpb_sleeper *s)
+/*
+ * Unregister and free @p, a probe on fpb_tracee_sleep(), while a task
+ * sleeps in a call @p saw enter; then let the call return.
+ */
+static void fpb_unregister_in_call(struct kunit *test, struct fpb_probe *p)
 {
-	init_completion(&s->entered);
-	init_completion(&s->leave);
-	s->task = kthread_run(fpb_sleeper_fn, s, "fpb_sleeper");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(s->task));
-	get_task_struct(s->task);
-	wait_for_completion(&s->entered);
-}
+	struct fpb_sleeper s;
 
-/* Let it return, and wait until it has. */
-static void fpb_sleeper_end(struct fpb_sleeper *s)
-{
-	complete(&s->leave);
-	kthread_stop(s->task);
-	put_task_struct(s->task);
+	init_completion(&s.entered);
+	init_completion(&s.leave);
+	s.task = kthread_run(fpb_sleeper_fn, &s, "fpb_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s.task));
+	get_task_struct(s.task);
+	wait_for_completion(&s.entered);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	kfree(p);
+	complete(&s.leave);
+	kthread_stop(s.task);
+	put_task_struct(s.task);
 }
 
 /* A probe on fpb_tracee_sleep() that the case frees itself. */
@@ -632,17 +636,11 @@ static void fpb_unregister_sleeping_test(struct kunit *test)
 {
 	struct fpb_probe *p = fpb_probe_own(test, 8);
 	struct fpb_probe *watch = fpb_probe(test, false, true, 0);
-	struct fpb_sleeper s;
 
 	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_sleep), 0);
 	/* Another exit probe on the function sees the return. */
 	KUNIT_ASSERT_EQ(test, fpb_register(watch, fpb_tracee_sleep), 0);
-	fpb_sleeper_start(test, &s);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
-
-	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
-	kfree(p);
-	fpb_sleeper_end(&s);
+	fpb_unregister_in_call(test, p);
 	KUNIT_EXPECT_EQ(test, atomic_read(&watch->exits), 1);
 }
 
@@ -655,18 +653,12 @@ static void fpb_unregister_later_test(struct kunit *test)
 {
 	struct fpb_probe *first = fpb_probe(test, true, true, 16);
 	struct fpb_probe *p = fpb_probe_own(test, 8);
-	struct fpb_sleeper s;
 
 	first->fill = 0x11;
 	p->fill = 0x22;
 	KUNIT_ASSERT_EQ(test, fpb_register(first, fpb_tracee_sleep), 0);
 	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_sleep), 0);
-	fpb_sleeper_start(test, &s);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
-
-	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
-	kfree(p);
-	fpb_sleeper_end(&s);
+	fpb_unregister_in_call(test, p);
 	KUNIT_EXPECT_EQ(test, atomic_read(&first->exits), 1);
 	KUNIT_EXPECT_TRUE(test, first->data_ok);
 	KUNIT_EXPECT_EQ(test, first->exit_ip, first->ip);
