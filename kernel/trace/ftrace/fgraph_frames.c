@@ -67,16 +67,21 @@ void *fgraph_reserve_data(int idx, int size_bytes)
  */
 void *fgraph_retrieve_data(int idx, int *size_bytes)
 {
+	unsigned long *stack = current->ret_stack;
+	int pos = current->curr_ret_stack;
 	unsigned int words;
-	void *data = fgf_retrieve(idx, &words);
+	void *data;
 
+	if (unlikely(!stack || pos <= FGRAPH_RET_WORDS + 1 || pos > FGRAPH_VARS))
+		return NULL;
+	data = fgf_data_at(&stack[pos - 1], idx, &words);
 	if (data && size_bytes)
 		*size_bytes = words * sizeof(unsigned long);
 	return data;
 }
 
 /*
- * fgf_retrieve() when the data of @idx is not on top: walk the returning
+ * fgf_data_at() when the data of @idx is not on top: walk the returning
  * frame's data words down to its frame word.
  */
 unsigned long *fgraph_retrieve_below(int idx, unsigned int *words)

@@ -179,37 +179,14 @@ fgraph_call_reserve(struct ftrace_graph_ent *trace, int idx, unsigned int words)
 unsigned long *fgraph_retrieve_below(int idx, unsigned int *words);
 
 /*
- * fgraph_retrieve_data(), its size in words, inline for users in this
- * folder: the data of the last user that reserved on the returning
- * frame is on top of the stack, and needs no walk.
- */
-static __always_inline unsigned long *fgf_retrieve(int idx, unsigned int *words)
-{
-	unsigned long *stack = current->ret_stack;
-	int pos = current->curr_ret_stack;
-	unsigned long word;
-
-	if (likely(stack && pos > FGRAPH_RET_WORDS + 1 && pos <= FGRAPH_VARS)) {
-		word = stack[pos - 1];
-		*words = FIELD_GET(FGW_WORDS, word);
-		if (likely(fgf_tag(word) == FGW_DATA &&
-			   FIELD_GET(FGW_SLOT, word) == idx &&
-			   pos - 1 - (int)*words > FGRAPH_RET_WORDS))
-			return &stack[pos - 1 - *words];
-	}
-	return fgraph_retrieve_below(idx, words);
-}
-
-/*
- * The same for the return callback of a user in this folder, from the
- * call @trace it was given: the return path has checked that the top
- * word leads to a closed frame, and a data word is only ever written
+ * The data of the user in @idx on the returning frame, whose top word is
+ * at @top: the last user that reserved on the frame has its data right
+ * under that word, and needs no walk.  A data word is only ever written
  * over its data, which lies above the frame word.
  */
-static __always_inline unsigned long *
-fgraph_call_data(struct ftrace_graph_ret *trace, int idx, unsigned int *words)
+static __always_inline unsigned long *fgf_data_at(unsigned long *top, int idx,
+						  unsigned int *words)
 {
-	unsigned long *top = container_of(trace, struct fgraph_exit, ret)->top;
 	unsigned long word = *top;
 
 	*words = FIELD_GET(FGW_WORDS, word);
@@ -217,6 +194,18 @@ fgraph_call_data(struct ftrace_graph_ret *trace, int idx, unsigned int *words)
 		   FIELD_GET(FGW_SLOT, word) == idx))
 		return top - *words;
 	return fgraph_retrieve_below(idx, words);
+}
+
+/*
+ * fgraph_retrieve_data() for the return callback of a user in this
+ * folder, from the call @trace it was given: the return path has checked
+ * that the top word leads to a closed frame, and kept it.
+ */
+static __always_inline unsigned long *
+fgraph_call_data(struct ftrace_graph_ret *trace, int idx, unsigned int *words)
+{
+	return fgf_data_at(container_of(trace, struct fgraph_exit, ret)->top,
+			   idx, words);
 }
 
 /**
