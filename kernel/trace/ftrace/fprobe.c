@@ -66,12 +66,20 @@ static void fprobe_retire(struct fprobe_table *old, struct fprobe_table *new)
 	fprobe_table_free(old, new);
 }
 
-/* Make the graph user hook @ips too, and start it for its @first sites. */
-static int fprobe_sites_hook(unsigned long *ips, unsigned int nr, bool first)
+/**
+ * fprobe_sites_hook - make the graph user hook @ips too
+ * @ips: the functions, already in the published table
+ * @nr: how many
+ * @first: the table had no site before: start the graph user
+ *
+ * Return: 0, or the error of hooking them.
+ */
+int fprobe_sites_hook(unsigned long *ips, unsigned int nr, bool first)
 {
 	struct ftrace_ops *ops = &fprobe_graph_ops.ops;
 	int ret;
 
+	KUNIT_STATIC_STUB_REDIRECT(fprobe_sites_hook, ips, nr, first);
 	ret = ftrace_set_filter_ips(ops, ips, nr, 0, 0);
 	if (ret || !first)
 		return ret;
@@ -152,16 +160,23 @@ static void fprobe_hook_free(struct fprobe *fp)
 	fp->hook = NULL;
 }
 
-/* Is @ip a patch site whose text stays? */
+/*
+ * Is @ip a patch site whose text stays?  A module's init text goes once
+ * it is live, and the notifier took its init functions out then.
+ */
 static bool fprobe_site_live(unsigned long ip)
 {
 	struct module *mod;
 
-	if (ftrace_location(ip) != ip)
+	if (!ip || ftrace_location(ip) != ip)
 		return false;
 	guard(preempt)();
 	mod = __module_text_address(ip);
-	return !mod || mod->state != MODULE_STATE_GOING;
+	if (!mod)
+		return true;
+	if (within_module_init(ip, mod))
+		return mod->state == MODULE_STATE_COMING;
+	return mod->state != MODULE_STATE_GOING;
 }
 
 /* Add @fp, which has an exit handler, on @ips to the table; hook them. */
@@ -197,18 +212,19 @@ static int fprobe_add(struct fprobe *fp, unsigned long *ips, unsigned int nr)
 	for (i = 0; i < nr; i++)
 		if (!fprobe_site_live(ips[i]))
 			return -ENOENT;
-	fp->id = fprobe_next_id;
+	/*
+	 * Even a registration that fails uses its id up: calls may have
+	 * seen the probe in the table, and left blocks naming it.
+	 */
+	fp->id = fprobe_next_id++;
 	fp->nmissed = 0;
 	if (fp->exit_handler)
 		ret = fprobe_sites_add(fp, ips, nr);
 	else
 		ret = fprobe_hook_add(fp, ips, nr);
-	if (ret) {
+	if (ret)
 		fp->id = 0;
-		return ret;
-	}
-	fprobe_next_id++;
-	return 0;
+	return ret;
 }
 
 /**
@@ -338,8 +354,8 @@ static int fprobe_register(struct fprobe *fp, unsigned long *ips,
  * Return: 0; -EINVAL for a probe with no handler, no @addrs, or an
  * address that is no traceable function; -E2BIG if entry_data_size is
  * over MAX_FPROBE_DATA_SIZE; -EBUSY if @fp is registered; -ENOENT if a
- * function's text is going; -ENOMEM; or the error of hooking the
- * functions.  On error nothing of @fp is registered.
+ * function's text is going (a module's, or a live module's init text);
+ * -ENOMEM; or the error of hooking the functions.  On error nothing of @fp is registered.
  */
 int register_fprobe_ips(struct fprobe *fp, unsigned long *addrs, int num)
 {

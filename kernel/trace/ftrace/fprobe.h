@@ -154,9 +154,13 @@ void fprobe_table_free(struct fprobe_table *t, struct fprobe_table *keep);
 unsigned int fprobe_table_lost(struct fprobe_table *old,
 			       struct fprobe_table *new, unsigned long *ips);
 
-/* fprobe.c: what the module notifier does, and its allocator. */
+/*
+ * fprobe.c: what the module notifier does, its allocator, and the step
+ * of a registration that can fail after the table is published.
+ */
 void fprobe_cut_functions(const struct fprobe_cut *cut);
 unsigned long *fprobe_ips_alloc(unsigned int nr);
+int fprobe_sites_hook(unsigned long *ips, unsigned int nr, bool first);
 
 /* fprobe_calls.c: a hook's function, and the graph user of the table. */
 void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,

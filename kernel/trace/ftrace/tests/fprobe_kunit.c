@@ -22,6 +22,8 @@
  *    afterwards, and the probe can be freed at once; a probe left on the
  *    function gets the return, with its own storage;
  *  - unregistering short of memory still takes the probe out;
+ *  - a registration that fails once a call saw the probe gives its id
+ *    to no later probe;
  *  - probes of both kinds come and go while another task calls their
  *    functions: none is called once unregistered;
  *  - bad input: each a clean error, with nothing left hooked, and the
@@ -664,6 +666,62 @@ static void fpb_unregister_later_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, first->exit_ip, first->ip);
 }
 
+/* The sleeper fpb_hook_fails() lets into fpb_tracee_sleep(). */
+static struct fpb_sleeper *fpb_window;
+
+/*
+ * fprobe_sites_hook() failing once a task sleeps in a call of
+ * fpb_tracee_sleep() that the probe being registered saw enter.
+ */
+static int fpb_hook_fails(unsigned long *ips, unsigned int nr, bool first)
+{
+	struct fpb_sleeper *s = fpb_window;
+
+	s->task = kthread_run(fpb_sleeper_fn, s, "fpb_sleeper");
+	if (IS_ERR(s->task)) {
+		s->task = NULL;
+		return -ENOMEM;
+	}
+	get_task_struct(s->task);
+	wait_for_completion(&s->entered);
+	return -ENOMEM;
+}
+
+/*
+ * A registration fails after a call saw the probe: the call sleeps with
+ * a block naming it.  The next probe on the function does not get its
+ * id, so the call's return is not taken for one of the new probe's.
+ */
+static void fpb_register_fail_in_call_test(struct kunit *test)
+{
+	struct fpb_probe *watch = fpb_probe(test, false, true, 0);
+	struct fpb_probe *p = fpb_probe(test, true, true, 8);
+	struct fpb_probe *next = fpb_probe(test, true, true, 8);
+	struct fpb_sleeper s = { };
+	int ret;
+
+	init_completion(&s.entered);
+	init_completion(&s.leave);
+	fpb_window = &s;
+	KUNIT_ASSERT_EQ(test, fpb_register(watch, fpb_tracee_sleep), 0);
+	kunit_activate_static_stub(test, fprobe_sites_hook, fpb_hook_fails);
+	ret = fpb_register(p, fpb_tracee_sleep);
+	kunit_deactivate_static_stub(test, fprobe_sites_hook);
+	KUNIT_ASSERT_NOT_NULL(test, s.task);
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&p->fp));
+
+	ret = fpb_register(next, fpb_tracee_sleep);
+	complete(&s.leave);
+	kthread_stop(s.task);
+	put_task_struct(s.task);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&watch->exits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->exits), 0);
+}
+
 /* While active, fprobe's tables cannot grow. */
 static struct fprobe_table *fpb_no_table(unsigned int count)
 {
@@ -857,6 +915,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_kprobe_shared_test),
 	KUNIT_CASE(fpb_unregister_sleeping_test),
 	KUNIT_CASE(fpb_unregister_later_test),
+	KUNIT_CASE(fpb_register_fail_in_call_test),
 	KUNIT_CASE(fpb_unregister_nomem_test),
 	KUNIT_CASE(fpb_bad_input_test),
 	KUNIT_CASE_SLOW(fpb_churn_test),
