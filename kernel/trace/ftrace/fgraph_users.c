@@ -271,8 +271,12 @@ static int fgraph_take_slot(struct fgraph_ops *gops, fgraph_missed_fn missed)
 
 	if (slot >= FGRAPH_SLOTS)
 		return -ENOSPC;
-	/* A second user: each is tested from now on, before it is seen. */
-	if (fgraph_slots_used && !fgraph_test_filters) {
+	/*
+	 * A second user: each is tested from now on, and none is called
+	 * straight, before it is seen.  The one user may have had its
+	 * filter tested already (fgraph_one_user()).
+	 */
+	if (fgraph_slots_used && (fgraph_sole || !fgraph_test_filters)) {
 		WRITE_ONCE(fgraph_sole, NULL);
 		WRITE_ONCE(fgraph_test_filters, true);
 		synchronize_rcu_tasks_rude();
@@ -315,6 +319,17 @@ static void fgraph_elect_sole(void)
 	smp_store_release(&fgraph_sole, gops);
 }
 
+/*
+ * One user is registered: its filter need not be tested on each call
+ * while the graph's ops hooks only its functions, which a change of the
+ * sets that failed half-way may not have left (the ops keeps more).
+ */
+static void fgraph_one_user(void)
+{
+	WRITE_ONCE(fgraph_test_filters, !ftrace_subops_exact(&graph_ops));
+	fgraph_elect_sole();
+}
+
 /**
  * register_ftrace_graph_missed - register a user that counts its misses
  * @gops: as for register_ftrace_graph()
@@ -344,14 +359,13 @@ int register_ftrace_graph_missed(struct fgraph_ops *gops,
 	slot = fgraph_take_slot(gops, missed);
 	ret = ftrace_startup_subops(&graph_ops, &gops->ops, command);
 	if (!ret) {
-		fgraph_elect_sole();
+		if (ftrace_graph_active == 1)
+			fgraph_one_user();
 		return 0;
 	}
 	fgraph_vacate(slot);
-	if (ftrace_graph_active == 2) {
-		WRITE_ONCE(fgraph_test_filters, false);
-		fgraph_elect_sole();
-	}
+	if (ftrace_graph_active == 2)
+		fgraph_one_user();
 	if (ftrace_graph_active == 1)
 		fgraph_last_user_left();
 out_active:
@@ -394,10 +408,8 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 		command = FTRACE_STOP_FUNC_RET;
 	ftrace_shutdown_subops(&graph_ops, &gops->ops, command);
 	fgraph_vacate(slot);
-	if (--ftrace_graph_active == 1) {
-		WRITE_ONCE(fgraph_test_filters, false);
-		fgraph_elect_sole();
-	}
+	if (--ftrace_graph_active == 1)
+		fgraph_one_user();
 	if (!ftrace_graph_active)
 		fgraph_last_user_left();
 }

@@ -29,6 +29,7 @@ int ftrace_startup_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			  int command);
 int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 			   int command);
+bool ftrace_subops_exact(struct ftrace_ops *ops);
 /* dispatch.c: does @ops select @ip? */
 int ftrace_ops_test(struct ftrace_ops *ops, unsigned long ip, void *regs);
 
@@ -71,6 +72,11 @@ static inline int ftrace_shutdown_subops(struct ftrace_ops *ops,
 					 struct ftrace_ops *subops, int command)
 {
 	return -EINVAL;
+}
+
+static inline bool ftrace_subops_exact(struct ftrace_ops *ops)
+{
+	return true;
 }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */

@@ -307,6 +307,28 @@ int ftrace_shutdown_subops(struct ftrace_ops *ops, struct ftrace_ops *subops,
 	return ret;
 }
 
+/**
+ * ftrace_subops_exact - does a manager hook exactly its one subops' functions?
+ * @ops: the manager
+ *
+ * After a failed change the manager may keep sets wider than its subops
+ * call for (see ftrace_shutdown_subops()); a caller that would skip the
+ * sole subops' filter on each call asks this first.  Hold ftrace_lock.
+ *
+ * Return: true if @ops has one subops and the same sets as it.
+ */
+bool ftrace_subops_exact(struct ftrace_ops *ops)
+{
+	struct ftrace_ops *sub;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!list_is_singular(&ops->subop_list))
+		return false;
+	sub = list_first_entry(&ops->subop_list, struct ftrace_ops, list);
+	return fsub_same(fsub_set(ops, false), fsub_set(sub, false)) &&
+	       fsub_same(fsub_set(ops, true), fsub_set(sub, true));
+}
+
 /*
  * A new set for a subops: install it, then bring its manager's sets in
  * line.  If the manager cannot follow, the subops gets its old set back.

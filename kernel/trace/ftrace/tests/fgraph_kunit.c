@@ -18,6 +18,8 @@
  *  - a user alone is called straight, and the right one as users come
  *    and go;
  *  - a registration that fails after its slot is taken leaves nothing;
+ *    a user left alone by one that leaves short of memory is called
+ *    only for its own functions;
  *  - inside a hooked call the stack trace shows the real caller, and
  *    ftrace_graph_ret_addr() gives the address return_to_handler hides;
  *  - the callbacks get the call's registers: the arguments on entry, the
@@ -39,6 +41,7 @@
 #include "../fgraph.h"
 #include "../fgraph_frames.h"
 #include "../hash.h"
+#include "../records.h"
 
 struct fgt_user {
 	struct fgraph_ops gops;
@@ -357,6 +360,8 @@ static void fgt_sole_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
 	fgt_tracee(0);
 	unregister_ftrace_graph(&a->gops);
+	/* Left alone with exactly its functions hooked: no filter test. */
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(fgraph_test_filters));
 	fgt_tracee(0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
@@ -414,6 +419,50 @@ static void fgt_register_fail_test(struct kunit *test)
 	fgt_deep(1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+}
+
+/* Does some ops hook @func's site (enabled_functions lists it)? */
+static bool fgt_hooked(void *func)
+{
+	unsigned long ip = ftrace_location((unsigned long)func);
+	struct dyn_ftrace *rec;
+
+	guard(rcu)();
+	rec = frec_lookup(ip, ip);
+	return rec && ftrace_rec_count(rec);
+}
+
+/*
+ * A user leaves while the graph's sets cannot shrink (no hash can be
+ * made): they still hook its function, and the user left alone is not
+ * called for it, though no filter was tested while one user was alone.
+ */
+static void fgt_unregister_nomem_test(struct kunit *test)
+{
+	struct fgt_user *a = fgt_user(test, fgt_tracee);
+	struct fgt_user *b = fgt_user(test, fgt_deep);
+	struct fgt_user *c = fgt_user(test, fgt_deep);
+
+	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
+	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
+	kunit_activate_static_stub(test, fhash_alloc, fgt_no_hash);
+	unregister_ftrace_graph(&b->gops);
+	kunit_deactivate_static_stub(test, fhash_alloc);
+	KUNIT_EXPECT_TRUE(test, fgt_hooked(fgt_deep));
+
+	fgt_deep(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 0);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 0);
+
+	/* A second user again: it is called too, not only the one alone. */
+	KUNIT_ASSERT_EQ(test, fgt_register(test, c), 0);
+	fgt_deep(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->returns), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
 }
 
@@ -686,6 +735,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE(fgt_sole_test),
 	KUNIT_CASE(fgt_register_fail_test),
+	KUNIT_CASE(fgt_unregister_nomem_test),
 	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
 	KUNIT_CASE(fgt_unwind_test),
 	KUNIT_CASE(fgt_regs_test),

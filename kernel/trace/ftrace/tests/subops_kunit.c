@@ -9,7 +9,9 @@
  *  - a new filter for an ops that shares its sets with a subops goes
  *    through the subops' manager;
  *  - a manager that cannot start or cannot follow a subops' new filter
- *    leaves both ops as they were, and so does running out of memory.
+ *    leaves both ops as they were, and so does running out of memory;
+ *  - ftrace_subops_exact() tells a manager whose sets are its one
+ *    subops' from one that keeps more.
  *
  * The tracees and helpers are in start_kunit.c.
  */
@@ -266,6 +268,41 @@ static void fak_subops_nomem(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A) | BIT(FAK_B));
 }
 
+static bool fak_subops_exact(struct ftrace_ops *mgr)
+{
+	guard(mutex)(&ftrace_lock);
+	return ftrace_subops_exact(mgr);
+}
+
+/*
+ * A manager hooks exactly its subops' functions while it has one and
+ * its sets follow; not with two, nor after a subops left while the
+ * sets could not shrink, until a change brings them in line again.
+ */
+static void fak_subops_exact_test(struct kunit *test)
+{
+	struct ftrace_ops *m = fak_ops_new(test, 0, 0);
+	struct ftrace_ops *s1 = fak_subops_new(test, m, BIT(FAK_A), 0);
+	struct ftrace_ops *s2 = fak_subops_new(test, m, BIT(FAK_B), 0);
+
+	KUNIT_ASSERT_EQ(test, fak_subops_start(m, s1), 0);
+	KUNIT_EXPECT_TRUE(test, fak_subops_exact(m));
+	KUNIT_ASSERT_EQ(test, fak_subops_start(m, s2), 0);
+	KUNIT_EXPECT_FALSE(test, fak_subops_exact(m));
+
+	fak_sets_limit(test, 0);
+	KUNIT_EXPECT_EQ(test, fak_subops_stop(m, s2), -ENOMEM);
+	fak_sets_unlimited(test);
+	KUNIT_EXPECT_TRUE(test, list_is_singular(&m->subop_list));
+	KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A) | BIT(FAK_B));
+	KUNIT_EXPECT_FALSE(test, fak_subops_exact(m));
+
+	KUNIT_ASSERT_EQ(test, fak_subops_start(m, s2), 0);
+	KUNIT_ASSERT_EQ(test, fak_subops_stop(m, s2), 0);
+	KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A));
+	KUNIT_EXPECT_TRUE(test, fak_subops_exact(m));
+}
+
 /*
  * A second subops comes while entries run out, at whichever point of
  * deriving and moving the manager's new filter: nothing changes.  With
@@ -307,6 +344,7 @@ static struct kunit_case ftrace_subops_cases[] = {
 	KUNIT_CASE(fak_subops_sharer),
 	KUNIT_CASE(fak_subops_nomem),
 	KUNIT_CASE(fak_subops_entries_nomem),
+	KUNIT_CASE(fak_subops_exact_test),
 	{}
 };
 
