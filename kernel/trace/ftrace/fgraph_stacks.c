@@ -24,6 +24,7 @@
  * inside those paths.  ftrace_lock orders giving with taking back.
  */
 #include <kunit/static_stub.h>
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/ftrace.h>
 #include <linux/rcupdate.h>
@@ -161,14 +162,25 @@ static int fgs_cpu_online(unsigned int cpu)
 	return 0;
 }
 
-/* The idle tasks: of the CPUs online now, and of those to come. */
+/*
+ * The idle tasks: of the CPUs online now, and of those to come.  Once
+ * the hotplug state is set, the online CPUs are still walked: one that
+ * came up while no user was registered, or whose stack could not be
+ * allocated then, has none yet.
+ */
 static int fgs_give_idle(void)
 {
 	static bool fgs_hotplug_set;
+	unsigned int cpu;
 	int ret;
 
-	if (fgs_hotplug_set)
+	if (fgs_hotplug_set) {
+		cpus_read_lock();
+		for_each_online_cpu(cpu)
+			fgs_cpu_online(cpu);
+		cpus_read_unlock();
 		return 0;
+	}
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "fgraph:online",
 				fgs_cpu_online, NULL);
 	if (ret < 0)
@@ -376,6 +388,32 @@ void fgraph_stacks_reap_sync(void)
 {
 	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
 	flush_delayed_work(&fgs_reap_work);
+}
+
+/*
+ * Leave @cpu's idle task as a CPU that came up while no user was
+ * registered has it: without a stack.  -EBUSY while a user is
+ * registered, or the idle task is inside a hooked call.
+ */
+int fgraph_stacks_forget_idle(int cpu)
+{
+	struct task_struct *idle = idle_task(cpu);
+	unsigned long *stack;
+
+	guard(mutex)(&ftrace_lock);
+	if (ftrace_graph_active || READ_ONCE(idle->curr_ret_stack))
+		return -EBUSY;
+	stack = per_cpu(fgs_idle_stack, cpu);
+	WRITE_ONCE(idle->ret_stack, NULL);
+	per_cpu(fgs_idle_stack, cpu) = NULL;
+	/* Readers of other tasks' stacks (unwinders) leave it first. */
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu();
+	if (stack) {
+		atomic_long_dec(&fgs_nr_idle);
+		fgs_free(stack);
+	}
+	return 0;
 }
 #endif
 

@@ -24,6 +24,8 @@ long fgraph_stacks_nr(long *idle);
 #if IS_ENABLED(CONFIG_FGRAPH_STACKS_KUNIT_TEST)
 /* Run a pass of taking stacks back now, and wait until it has ended. */
 void fgraph_stacks_reap_sync(void);
+/* Take @cpu's idle stack away, as if it came up with no user: 0 or -EBUSY. */
+int fgraph_stacks_forget_idle(int cpu);
 #endif
 
 #endif /* _KERNEL_TRACE_FTRACE_FGRAPH_STACKS_H */

@@ -10,6 +10,8 @@
  *    returned from every hooked call is taken back, and the stack of a
  *    task asleep inside a hooked call is kept until it has returned;
  *  - the counts of fgraph_stacks follow, down to the idle tasks' stacks;
+ *  - an idle task left without a stack (its CPU came up while no user
+ *    was registered) gets one from the next user;
  *  - a first user that cannot have stacks for every task is refused,
  *    and leaves nothing: no user, and the stacks it got taken back.
  *
@@ -227,6 +229,31 @@ static void fsk_back_again_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, current->ret_stack);
 }
 
+/*
+ * A CPU whose idle task has no stack, as one that came up while no user
+ * was registered: the next user gives it one.
+ */
+static void fsk_idle_later_test(struct kunit *test)
+{
+	int cpu, ret = -EBUSY;
+
+	/* Not under cpus_read_lock(): ftrace_lock nests outside it. */
+	for_each_online_cpu(cpu) {
+		ret = fgraph_stacks_forget_idle(cpu);
+		if (!ret)
+			break;
+	}
+	if (ret)
+		kunit_skip(test, "every idle task is inside a hooked call");
+	KUNIT_EXPECT_NULL(test, idle_task(cpu)->ret_stack);
+
+	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
+	KUNIT_EXPECT_NOT_NULL(test, idle_task(cpu)->ret_stack);
+	fsk_unregister();
+	fgraph_stacks_reap_sync();
+	KUNIT_EXPECT_NOT_NULL(test, idle_task(cpu)->ret_stack);
+}
+
 /* While active, the first stack is allocated and every later one fails. */
 static atomic_t fsk_allocs;
 
@@ -276,6 +303,7 @@ static struct kunit_case fsk_cases[] = {
 	KUNIT_CASE_SLOW(fsk_every_task_test),
 	KUNIT_CASE_SLOW(fsk_taken_back_test),
 	KUNIT_CASE_SLOW(fsk_back_again_test),
+	KUNIT_CASE_SLOW(fsk_idle_later_test),
 	KUNIT_CASE_SLOW(fsk_nomem_test),
 	{}
 };
