@@ -18,8 +18,8 @@
  *
  * Lifetime, all under ftrace_lock:
  *  - before a code update patches sites, fchain_prepare() finds or
- *    builds the chain of every site that asks for one (building needs
- *    text_mutex, which the update holds); a site whose chain cannot be
+ *    builds the chain of every site that asks for one (building the
+ *    trampoline takes text_mutex); a site whose chain cannot be
  *    built (no memory, a member that needs the list) stops asking and
  *    the list function serves it;
  *  - after the update, fchain_sweep() retires the chains no site asked
@@ -35,6 +35,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "accounting.h"
 #include "chains.h"
 #include "dispatch.h"
 #include "records.h"
@@ -148,11 +149,14 @@ static struct fchain *fchain_build(struct ftrace_ops **set, unsigned int nr)
 	return chain;
 }
 
-/* Does @rec ask for a chain? */
+/*
+ * Does @rec ask for a chain?  A disabled site that tracing had enabled
+ * (a discarded weak function's) is still updated, and may ask.
+ */
 static bool fchain_asked(struct dyn_ftrace *rec)
 {
 	return (rec->flags & FTRACE_FL_TRAMP) && ftrace_rec_count(rec) >= 2 &&
-	       !(rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_BAD));
+	       !facct_rec_ignored(rec);
 }
 
 /*

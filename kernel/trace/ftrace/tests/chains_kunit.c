@@ -12,6 +12,8 @@
  *    calls are freed;
  *  - a chain that cannot be built (no memory) or a set too large
  *    leaves the site on the list function, and no call is lost;
+ *  - a disabled site that tracing had enabled (a discarded weak
+ *    function's) gets a chain as any other;
  *  - one ops that stays on a site sees every call exactly once while
  *    other ops come and go on it, from another CPU.
  *
@@ -282,11 +284,60 @@ static void fch_churn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fch_live(), 0);
 }
 
+/* Mark tracee @i's record as a discarded weak function's, or not. */
+static void fch_mark_disabled(int i, bool on)
+{
+	struct dyn_ftrace *rec;
+
+	guard(mutex)(&ftrace_lock);
+	rec = frec_lookup(fak_ip[i], fak_ip[i]);
+	if (!rec)
+		return;
+	if (on)
+		rec->flags |= FTRACE_FL_DISABLED;
+	else
+		rec->flags &= ~FTRACE_FL_DISABLED;
+}
+
+static void fch_unmark_disabled(void *unused)
+{
+	fch_mark_disabled(FAK_A, false);
+}
+
+/*
+ * A site tracing had enabled before the boot found it a discarded weak
+ * function's (disabled, still counted): a second ops there gets a chain
+ * as on any site, instead of a site no trampoline serves (which kills
+ * ftrace), and the ops leave it a NOP.
+ */
+static void fch_disabled_site(struct kunit *test)
+{
+	struct ftrace_ops *p = fak_ops_new(test, 0, BIT(FAK_A));
+	struct ftrace_ops *q = fak_ops_new(test, 0, BIT(FAK_A));
+	struct ftrace_ops *set[] = { q, p };
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(p), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							fch_unmark_disabled,
+							NULL), 0);
+	fch_mark_disabled(FAK_A, true);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(q), 0);
+	KUNIT_EXPECT_FALSE(test, ftrace_is_dead());
+	fch_expect_members(test, FAK_A, set, 2);
+
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(q), 0);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(p), 0);
+	KUNIT_EXPECT_FALSE(test, ftrace_is_dead());
+	KUNIT_EXPECT_EQ(test, fch_target(FAK_A), 0);
+	KUNIT_EXPECT_EQ(test, fch_live(), 0);
+}
+
 static struct kunit_case ftrace_chains_cases[] = {
 	KUNIT_CASE(fch_build_and_share),
 	KUNIT_CASE(fch_swap),
 	KUNIT_CASE(fch_fallback),
 	KUNIT_CASE(fch_too_many),
+	KUNIT_CASE(fch_disabled_site),
 	KUNIT_CASE_SLOW(fch_churn),
 	{}
 };
