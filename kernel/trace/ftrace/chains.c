@@ -227,15 +227,25 @@ static void fchain_reap(struct work_struct *work)
 
 	mutex_lock(&ftrace_lock);
 	/* Once ftrace is dead a site may call anything: keep them. */
-	if (!ftrace_is_dead()) {
-		list_for_each_entry_safe(chain, next, &batch, reap) {
-			list_del_rcu(&chain->node);
-			/* Its RCU wait also covers fchain_all's readers. */
-			ftramp_free(&chain->ops);
-			kfree(chain);
-		}
+	if (ftrace_is_dead()) {
+		mutex_unlock(&ftrace_lock);
+		return;
+	}
+	list_for_each_entry(chain, &batch, reap) {
+		list_del_rcu(&chain->node);
+		ftramp_unname(&chain->ops);
 	}
 	mutex_unlock(&ftrace_lock);
+
+	/*
+	 * One wait for the readers of fchain_all and of the names, the
+	 * lock dropped: updates go on meanwhile.
+	 */
+	synchronize_rcu();
+	list_for_each_entry_safe(chain, next, &batch, reap) {
+		arch_ftrace_trampoline_free(&chain->ops);
+		kfree(chain);
+	}
 }
 
 static DECLARE_WORK(fchain_reap_work, fchain_reap);

@@ -108,9 +108,13 @@ static __always_inline ftrace_func_t fops_func(struct ftrace_ops *ops)
 #ifdef CONFIG_DYNAMIC_FTRACE
 void ftrace_ops_init(struct ftrace_ops *ops);
 
-/* trampolines.c: give @ops a trampoline of its own; free it. */
+/*
+ * trampolines.c: give @ops a trampoline of its own; free it; or only
+ * unname it, to free it after an RCU grace period shared with others.
+ */
 void ftrace_update_trampoline(struct ftrace_ops *ops);
 void ftramp_free(struct ftrace_ops *ops);
+void ftramp_unname(struct ftrace_ops *ops);
 
 /* code_update.c: bring every site to what the ops ask. */
 void ftrace_startup_all(int command);

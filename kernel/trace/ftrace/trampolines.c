@@ -71,22 +71,34 @@ void ftrace_update_trampoline(struct ftrace_ops *ops)
 }
 
 /*
- * Give @ops' trampoline back to the arch, after perf heard that its
- * bytes and then its name go, and after kallsyms readers that may
- * stand on its entry are gone: the entry is reused if @ops is
- * registered again.  Hold ftrace_lock.
+ * Take the name of @ops' trampoline away, after perf heard that its
+ * bytes and then its name go.  Kallsyms readers may still stand on its
+ * entry until an RCU grace period has passed; only then may the arch
+ * have the trampoline back.  Hold ftrace_lock.
+ */
+void ftramp_unname(struct ftrace_ops *ops)
+{
+	unsigned long addr, len;
+
+	lockdep_assert_held(&ftrace_lock);
+	if (!ops || !ftramp_owned(ops))
+		return;
+	addr = ops->trampoline;
+	len = ops->trampoline_size;
+	perf_event_text_poke((void *)addr, (void *)addr, len, NULL, 0);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, addr, len, true,
+			   FTRAMP_SYM);
+	list_del_rcu(&ops->list);
+}
+
+/*
+ * Give @ops' trampoline back to the arch, unnamed first: the entry is
+ * reused if @ops is registered again.  Hold ftrace_lock.
  */
 void ftramp_free(struct ftrace_ops *ops)
 {
 	if (ops && ftramp_owned(ops)) {
-		unsigned long addr = ops->trampoline;
-		unsigned long len = ops->trampoline_size;
-
-		lockdep_assert_held(&ftrace_lock);
-		perf_event_text_poke((void *)addr, (void *)addr, len, NULL, 0);
-		perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, addr, len,
-				   true, FTRAMP_SYM);
-		list_del_rcu(&ops->list);
+		ftramp_unname(ops);
 		synchronize_rcu();
 	}
 	arch_ftrace_trampoline_free(ops);
