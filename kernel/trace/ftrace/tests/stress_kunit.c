@@ -184,6 +184,12 @@ static void fst_ops_churn_test(struct kunit *test)
 
 /* ---- filter churn ---- */
 
+/*
+ * A step changes the sets by name nine times; under KASAN each name is
+ * a walk of every record and kallsyms, a second or two.
+ */
+#define FST_FILTER_STEPS	8
+
 enum { FST_RECURSION, FST_SAVE_REGS, FST_RCU, FST_IPMODIFY, FST_OPS };
 
 struct fst_filtered {
@@ -265,7 +271,7 @@ static void fst_filter_churn_test(struct kunit *test)
 	second->ops.flags = FTRACE_OPS_FL_IPMODIFY;
 	fst_callers_start(test);
 
-	for (step = 0; step < 40; step++) {
+	for (step = 0; step < FST_FILTER_STEPS; step++) {
 		for (i = 0; i < FST_IPMODIFY; i++) {
 			struct ftrace_ops *ops = &f[i]->ops;
 
