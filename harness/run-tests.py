@@ -40,10 +40,12 @@ TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 
 
 class Case:
-    def __init__(self, kind, name, expect, timeout, reason, line, cpus=0):
+    def __init__(self, kind, name, expect, timeout, reason, line, cpus=0,
+                 guest=None):
         self.kind, self.name, self.expect = kind, name, expect
         self.timeout, self.reason, self.line = timeout, reason, line
         self.cpus = cpus        # CPUs online while it runs; 0: all
+        self.guest = guest      # the shard it must run on; None: any
         self.status = None      # PASS, FAIL, ... as reported
         self.detail = ""
         self.output = []        # what a guest case printed
@@ -69,15 +71,18 @@ def parse_plan(path):
             if not words:
                 continue
             if len(words) < 3:
-                sys.exit(f"{path}:{n}: want 'KIND NAME EXPECT [timeout=S] [cpus=N]'")
+                sys.exit(f"{path}:{n}: want 'KIND NAME EXPECT [timeout=S] "
+                         "[cpus=N] [guest=N]'")
             kind, name, expect = words[:3]
             timeout = DEFAULT_TIMEOUT.get(kind, 0)
-            cpus = 0
+            cpus, guest = 0, None
             for w in words[3:]:
                 if w.startswith("timeout="):
                     timeout = int(w[8:])
                 elif w.startswith("cpus=") and kind in GUEST_KINDS:
                     cpus = int(w[5:])
+                elif w.startswith("guest=") and kind in GUEST_KINDS:
+                    guest = int(w[6:])
                 else:
                     sys.exit(f"{path}:{n}: unknown option {w}")
             if expect not in ("pass", "xfail", "skip"):
@@ -86,7 +91,8 @@ def parse_plan(path):
                 sys.exit(f"{path}:{n}: {expect} needs '-- reason'")
             if kind not in GUEST_KINDS + ("boot", "kunit"):
                 sys.exit(f"{path}:{n}: unknown kind {kind}")
-            cases.append(Case(kind, name, expect, timeout, reason, n, cpus))
+            cases.append(Case(kind, name, expect, timeout, reason, n, cpus,
+                              guest))
     return cases
 
 
@@ -275,13 +281,17 @@ def shard_cases(cases, shards, costs):
 
     Longest case first onto the least loaded guest, by the measured costs
     (a case without one counts as DEFAULT_COST); shard 0 starts with the
-    boot-time selftests' and KUnit's share.  Each shard keeps the plan's
-    order.
+    boot-time selftests' and KUnit's share, and a case the plan gives a
+    guest (guest=N, modulo @shards) goes there before the others are
+    spread.  Each shard keeps the plan's order.
     """
     load = [costs.get("boot", BOOT_COST)] + [0.0] * (shards - 1)
     owner = {}
-    for c in sorted(cases, key=lambda c: -costs.get(c.id, DEFAULT_COST)):
-        i = load.index(min(load))
+    pinned = [c for c in cases if c.guest is not None]
+    free = sorted((c for c in cases if c.guest is None),
+                  key=lambda c: -costs.get(c.id, DEFAULT_COST))
+    for c in pinned + free:
+        i = c.guest % shards if c.guest is not None else load.index(min(load))
         owner[c.id] = i
         load[i] += costs.get(c.id, DEFAULT_COST)
     return [[c for c in cases if owner[c.id] == i] for i in range(shards)]
