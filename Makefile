@@ -55,7 +55,7 @@ stress: prepare
 	$(call build_flavour,stress)
 	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-stress/arch/x86/boot/bzImage \
 		--initrd $(OUT)/initrd-stress.cpio.gz --out $(OUT)/test-stress \
-		--plan $(H)/test-plan-stress --shards 1
+		--plan $(H)/test-plan-stress --shards 2
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series
