@@ -77,6 +77,50 @@ mkdir -p "$root/harness"
 cp -a "$here/guest/." "$root/harness/"
 install -m 0755 "$here/guest/init" "$root/init"
 cp "$here/test-plan" "$root/harness/test-plan"
+# Where the series' code lies in the kernel's text, for stress-failnth,
+# which fails only the allocations made under it: the name of its first
+# function and of the first other function after its last.  Only names
+# unique in System.map count (the guest looks them up in kallsyms), in
+# .text, static-call trampolines and function prefixes left out.  The
+# objects of kernel/trace/ftrace/ link one after another: no other
+# unique name may lie between (a static inline of a header may).
+# Without such a run the file is left out, and that case fails.
+ours_a=$build/kernel/trace/ftrace/built-in.a
+# (A base kernel, as `make bench` builds one, has no such folder.)
+if [ -e "$ours_a" ]; then
+	nm --defined-only "$ours_a" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u
+fi > "$build/ftrace-text.ours"
+awk -v ours="$build/ftrace-text.ours" '
+	BEGIN { while ((getline n < ours) > 0) mine[n] = 1 }
+	{ addr[NR] = $1; type[NR] = $2; name[NR] = $3; count[$3]++ }
+	$3 == "_stext" { lo = $1 } $3 == "_etext" { hi = $1 }
+	END {
+		# An alias of ours (ftrace_ops_list_func) is ours.
+		for (i = 1; i <= NR; i++)
+			if ((name[i] in mine) && count[name[i]] == 1)
+				at[addr[i]] = 1
+		for (i = 1; i <= NR; i++) {
+			if (addr[i] < lo || addr[i] >= hi || type[i] !~ /^[tT]$/ ||
+			    count[name[i]] != 1 || name[i] ~ /^__(SCT|pfx)_/)
+				continue
+			if ((name[i] in mine) || (addr[i] in at)) {
+				if (!first)
+					first = name[i]
+				if (after) {
+					print "initramfs: " after " lies inside the code of the series" > "/dev/stderr"
+					exit 1
+				}
+			} else if (first && !after) {
+				after = name[i]
+			}
+		}
+		if (!first || !after)
+			exit 1
+		print first, after
+	}' <(sort "$build/System.map") > "$build/ftrace-text" &&
+	cp "$build/ftrace-text" "$root/harness/ftrace-text" ||
+	echo "initramfs: no bounds of the series' code for stress-failnth" >&2
+
 # 00basic/mount_options and test_ownership need a user and a group
 # other than root to hand tracefs to.
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' \
