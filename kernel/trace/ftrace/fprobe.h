@@ -84,15 +84,18 @@ static inline unsigned int fprobe_at_words(const struct fprobe_at *at)
  * A probed site.  Its probes keep a header word and their storage in one
  * block per call, at most FPROBE_BLOCK_WORDS: the first @nr_fit of them
  * have room there and take @block words together; the others miss
- * every call.
+ * every call.  Any number of probes may share a site; only the ones
+ * that fit, each a word at least, are few.
  */
 struct fprobe_site {
 	unsigned long		ip;
-	unsigned short		nr;
+	unsigned int		nr;
 	unsigned short		nr_fit;
 	unsigned short		block;
 	struct fprobe_at	at[] __counted_by(nr);
 };
+
+static_assert(FPROBE_BLOCK_WORDS <= U16_MAX);
 
 /* Sites by address: open addressing, never more than half full. */
 struct fprobe_table {
