@@ -67,24 +67,26 @@ static void fsite_fit(struct fprobe_site *s)
 static struct fprobe_site *fsite_copy(struct fprobe_site *s, unsigned long ip,
 				      u64 drop, struct fprobe *fp)
 {
-	unsigned int i, nr = s ? s->nr : 0;
+	unsigned int i, k = 0, nr = s ? s->nr : 0;
 	struct fprobe_site *n;
 
 	n = kmalloc(struct_size(n, at, nr + 1), GFP_KERNEL);
 	if (!n)
 		return ERR_PTR(-ENOMEM);
 	n->ip = ip;
-	n->nr = 0;
+	/* The room first, for __counted_by; then what was filled. */
+	n->nr = nr + 1;
 	for (i = 0; i < nr; i++)
 		if (s->at[i].fp && fprobe_at_id(&s->at[i]) != drop)
-			n->at[n->nr++] = s->at[i];
+			n->at[k++] = s->at[i];
 	if (fp) {
-		n->at[n->nr].fp = fp;
-		n->at[n->nr].hdr = fprobe_hdr(fp->id, fp->exit_handler ?
+		n->at[k].fp = fp;
+		n->at[k].hdr = fprobe_hdr(fp->id, fp->exit_handler ?
 			DIV_ROUND_UP(fp->entry_data_size, sizeof(long)) : 0);
-		n->nr++;
+		k++;
 	}
-	if (!n->nr) {
+	n->nr = k;
+	if (!k) {
 		kfree(n);
 		return NULL;
 	}
