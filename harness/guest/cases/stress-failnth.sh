@@ -66,6 +66,7 @@ check_file() { # file word limit
 		n=$((n + 1))
 	done
 	echo > $f
+	[ "$r" = done ] || fail "$f never got through its allocations ($n)"
 	[ $n -gt 1 ] || fail "$f: the series made no allocation"
 	echo "$f: $((n - 1)) allocations"
 }
