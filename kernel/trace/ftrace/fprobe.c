@@ -25,6 +25,7 @@
 #include "fgraph.h"
 #include "fprobe.h"
 #include "hash.h"
+#include "modules.h"
 #include "tracefs.h"
 
 /*
@@ -598,30 +599,39 @@ void fprobe_cut_functions(const struct fprobe_cut *cut)
 			fprobe_hook_cut(hook, cut);
 }
 
-/*
- * A module's functions leave every probe when it goes, and its init
- * functions when it is live (their text is freed next): their addresses
- * may hold other functions later.
+/**
+ * fprobe_release_mod - take a module's functions out of every probe
+ * @mod: the module, which goes away or failed to load
+ *
+ * Called by ftrace_release_mod() before the module's records go, on
+ * every path that frees a module: the loader sends no GOING notice
+ * when klp_module_coming() fails, although ftrace_module_enable() had
+ * already let probes be registered on the module's functions.  Their
+ * addresses may hold other functions later.
  */
+void fprobe_release_mod(struct module *mod)
+{
+	struct fprobe_cut cut = { .gone = fprobe_in_module, .arg = mod };
+
+	fprobe_cut_functions(&cut);
+}
+
+/* A module's init functions leave every probe when it is live. */
 static int fprobe_module_notify(struct notifier_block *nb,
 				unsigned long state, void *data)
 {
-	struct fprobe_cut cut = { .arg = data };
+	struct fprobe_cut cut = {
+		.gone = fprobe_in_module_init,
+		.arg = data,
+	};
 
-	if (state == MODULE_STATE_GOING)
-		cut.gone = fprobe_in_module;
-	else if (state == MODULE_STATE_LIVE)
-		cut.gone = fprobe_in_module_init;
-	else
-		return NOTIFY_DONE;
-	fprobe_cut_functions(&cut);
+	if (state == MODULE_STATE_LIVE)
+		fprobe_cut_functions(&cut);
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block fprobe_module_nb = {
 	.notifier_call	= fprobe_module_notify,
-	/* Before the core forgets the module's sites. */
-	.priority	= 1,
 };
 
 static int __init fprobe_init(void)

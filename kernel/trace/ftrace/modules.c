@@ -16,7 +16,7 @@
  *     init function returned (and once for the kernel's own init text
  *     after boot): the records of the freed text go.
  *  4. ftrace_release_mod(), when the module goes away or fails to load:
- *     the rest of its records go.
+ *     its functions leave the fprobes and the rest of its records go.
  *
  * The addresses whose records go are also taken out of the filter and
  * notrace sets of the trace arrays (set_ftrace_filter, set_ftrace_notrace),
@@ -424,14 +424,17 @@ out:
  * ftrace_release_mod - forget a module that goes away
  * @mod: the module, unloaded or failed to load; none of its text runs
  *
- * Its remaining records go, their addresses leave the trace arrays'
- * filter sets, and the kept names of its init functions are freed.
+ * Its functions leave the fprobes, its remaining records go, their
+ * addresses leave the trace arrays' filter sets, and the kept names of
+ * its init functions are freed.
  */
 void ftrace_release_mod(struct module *mod)
 {
 	struct fmod_gone gone = { .last = ULONG_MAX };
 	struct fmod_names *names;
 
+	/* While the records are there: the probes' hooks drop them. */
+	fprobe_release_mod(mod);
 	mutex_lock(&ftrace_lock);
 	/* Even when ftrace is dead: the names point into @mod. */
 	names = fmod_names_unlink(mod);

@@ -34,5 +34,15 @@ int ftrace_get_trampoline_kallsym(unsigned int symnum, unsigned long *value,
 				  char *type, char *name, char *module_name,
 				  int *exported);
 
+/*
+ * fprobe.c: take @mod's functions out of every probe.  Takes its own
+ * locks: call without ftrace_lock.
+ */
+#ifdef CONFIG_FPROBE
+void fprobe_release_mod(struct module *mod);
+#else
+static inline void fprobe_release_mod(struct module *mod) { }
+#endif
+
 #endif /* CONFIG_DYNAMIC_FTRACE */
 #endif /* _KERNEL_TRACE_FTRACE_MODULES_H */

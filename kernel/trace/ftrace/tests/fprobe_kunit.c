@@ -353,6 +353,20 @@ static int fpb_site_ops(unsigned long func)
 	return rec ? ftrace_rec_count(rec) : -1;
 }
 
+/* Load the tracee module, again if it was; the address of its function. */
+static void *fpb_mod_load(struct kunit *test)
+{
+	void *fn;
+
+	if (!IS_ENABLED(CONFIG_FTRACE_KUNIT_MODLOAD))
+		kunit_skip(test, "no modules");
+	ftk_mod_load(test);
+	fn = __symbol_get(FTK_MOD_FUNC);
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	__symbol_put(FTK_MOD_FUNC);
+	return fn;
+}
+
 /*
  * Probes without exit handlers: each its own ops on its functions, and
  * each hook leaves when its functions go with their module, the others'
@@ -365,12 +379,7 @@ static void fpb_entry_hooks_test(struct kunit *test)
 	unsigned long ips[2], mod_ip;
 	int (*mod_fn)(int x);
 
-	if (!IS_ENABLED(CONFIG_FTRACE_KUNIT_MODLOAD))
-		kunit_skip(test, "no modules");
-	ftk_mod_load(test);
-	mod_fn = __symbol_get(FTK_MOD_FUNC);
-	KUNIT_ASSERT_NOT_NULL(test, mod_fn);
-	__symbol_put(FTK_MOD_FUNC);
+	mod_fn = fpb_mod_load(test);
 	mod_ip = (unsigned long)mod_fn;
 	ips[0] = mod_ip;
 	ips[1] = (unsigned long)fpb_tracee;
@@ -394,10 +403,7 @@ static void fpb_entry_hooks_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 3);
 
 	/* Loaded again, maybe at the same address: hooked by neither. */
-	ftk_mod_load(test);
-	mod_fn = __symbol_get(FTK_MOD_FUNC);
-	KUNIT_ASSERT_NOT_NULL(test, mod_fn);
-	__symbol_put(FTK_MOD_FUNC);
+	mod_fn = fpb_mod_load(test);
 	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)mod_fn), 0);
 	mod_fn(1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 3);
@@ -407,6 +413,50 @@ static void fpb_entry_hooks_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, b->fp.hook);
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
+}
+
+/* Does the table of exit probes have a site at @ip? */
+static bool fpb_table_has(unsigned long ip)
+{
+	guard(rcu)();
+	return fprobe_site_find(fprobe_table(), ip);
+}
+
+/*
+ * An exit probe loses a module's function when the module is released
+ * (ftrace_release_mod(), which every way out of the loader calls, a
+ * failed klp_module_coming() too), keeps its other functions, and does
+ * not come back to text loaded later at the same place.
+ */
+static void fpb_exit_module_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, true, true, 8);
+	int (*mod_fn)(int x) = fpb_mod_load(test);
+	unsigned long site, ips[] = {
+		(unsigned long)mod_fn, (unsigned long)fpb_tracee2
+	};
+
+	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&p->fp, ips, 2), 0);
+	site = ftrace_location(ips[0]);
+	KUNIT_EXPECT_TRUE(test, fpb_table_has(site));
+	mod_fn(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+
+	/* Its address, not looked up again: the records are gone. */
+	KUNIT_ASSERT_EQ(test, ftk_mod_unload(), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_table_has(site));
+	KUNIT_EXPECT_TRUE(test, fprobe_is_registered(&p->fp));
+	fpb_tracee2(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 2);
+
+	mod_fn = fpb_mod_load(test);
+	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)mod_fn), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_table_has(site));
+	mod_fn(1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee2));
 }
 
 /* fprobe_cut_functions() names fpb_tracee2 gone. */
@@ -907,6 +957,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_exit_test),
 	KUNIT_CASE(fpb_shared_site_test),
 	KUNIT_CASE(fpb_entry_hooks_test),
+	KUNIT_CASE(fpb_exit_module_test),
 	KUNIT_CASE(fpb_hook_cut_nomem_test),
 	KUNIT_CASE(fpb_recursion_test),
 	KUNIT_CASE(fpb_no_room_test),
