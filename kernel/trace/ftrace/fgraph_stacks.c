@@ -7,13 +7,15 @@
  * While a graph user is registered (ftrace_graph_active), every task
  * has a stack: the tasks that exist get one when the first user
  * registers, a task that is forked gets one at fork, and the idle task
- * of a CPU gets one when the CPU comes online.  A task's stack is freed
- * with the task.  When the last user has left, the stacks are taken
- * back from the tasks that have returned from every hooked call, and
- * the others are retried until they have; the idle tasks keep theirs,
- * one per CPU, for the next user.  (A task whose fork began before the
- * last user left and ended after a pass had walked the tasks keeps its
- * empty stack until it exits or the next user leaves.)
+ * of a CPU gets one when the CPU comes online, emptied before the CPU
+ * starts (an idle task that went offline left frames it never returns
+ * to).  A task's stack is freed with the task.  When the last user has
+ * left, the stacks are taken back from the tasks that have returned
+ * from every hooked call, and the others are retried until they have;
+ * the idle tasks keep theirs, one per CPU, for the next user.  (A task
+ * whose fork began before the last user left and ended after a pass had
+ * walked the tasks keeps its empty stack until it exits or the next
+ * user leaves.)
  *
  * A task reads its own ->ret_stack without a lock, in its entry and
  * return paths.  Giving a stack publishes it with release semantics
@@ -153,6 +155,30 @@ void ftrace_graph_exit_task(struct task_struct *t)
 	fgs_free(stack);
 }
 
+/*
+ * Before @cpu comes up (on the CPU that brings it up): empty its idle
+ * task's stack.  When the CPU went offline its idle task stopped inside
+ * calls that never return, arch_cpu_idle_dead() and the
+ * cpu_startup_entry() it was brought up in, and it starts again from
+ * the top of a fresh kernel stack: their frames would stay for good,
+ * more at each offline, until the stack had no room.  The users'
+ * variables go too: they describe those calls (a notrace function the
+ * task never left, say).  A dead CPU that was slow to halt may still
+ * push a frame after this; the next offline clears it.
+ */
+static int fgs_cpu_prepare(unsigned int cpu)
+{
+	struct task_struct *idle = idle_task(cpu);
+	unsigned long *stack = idle->ret_stack;
+	int i;
+
+	idle->curr_ret_depth = -1;
+	WRITE_ONCE(idle->curr_ret_stack, 0);
+	for (i = 0; stack && i < FGRAPH_SLOTS; i++)
+		WRITE_ONCE(stack[FGRAPH_VARS + i], 0);
+	return 0;
+}
+
 static int fgs_cpu_online(unsigned int cpu)
 {
 	struct task_struct *idle = idle_task(cpu);
@@ -172,7 +198,7 @@ static int fgs_give_idle(void)
 {
 	static bool fgs_hotplug_set;
 	unsigned int cpu;
-	int ret;
+	int prepare, ret;
 
 	if (fgs_hotplug_set) {
 		cpus_read_lock();
@@ -181,10 +207,17 @@ static int fgs_give_idle(void)
 		cpus_read_unlock();
 		return 0;
 	}
+	prepare = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN,
+					    "fgraph:prepare", fgs_cpu_prepare,
+					    NULL);
+	if (prepare < 0)
+		return prepare;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "fgraph:online",
 				fgs_cpu_online, NULL);
-	if (ret < 0)
+	if (ret < 0) {
+		cpuhp_remove_state_nocalls(prepare);
 		return ret;
+	}
 	fgs_hotplug_set = true;
 	return 0;
 }

@@ -12,6 +12,8 @@
  *  - the counts of fgraph_stacks follow, down to the idle tasks' stacks;
  *  - an idle task left without a stack (its CPU came up while no user
  *    was registered) gets one from the next user;
+ *  - an idle task whose CPU went offline inside a hooked call comes
+ *    back with an empty stack;
  *  - a first user that cannot have stacks for every task is refused,
  *    and leaves nothing: no user, and the stacks it got taken back.
  *
@@ -27,7 +29,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 
-#include "../fgraph_stacks.h"
+#include "../fgraph.h"
 
 struct fsk_sleeper {
 	struct completion entered;	/* it is inside fsk_tracee() */
@@ -60,6 +62,8 @@ static int fsk_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 		     struct ftrace_regs *fregs)
 {
 	atomic_inc(&fsk_entries);
+	/* As a tracer marks a call in progress: an idle task's is undone. */
+	*fgraph_get_task_var(gops) = 1;
 	return 1;
 }
 
@@ -254,6 +258,49 @@ static void fsk_idle_later_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, idle_task(cpu)->ret_stack);
 }
 
+/*
+ * A CPU that goes offline leaves its idle task inside
+ * arch_cpu_idle_dead(), which never returns; the CPU comes back on a
+ * fresh stack, and the idle task's shadow stack must be empty again,
+ * its user's variable cleared, or each cycle leaves a frame until
+ * there is no room.
+ */
+static void fsk_idle_offline_test(struct kunit *test)
+{
+	char glob[] = "arch_cpu_idle_dead";
+	unsigned int cpu = cpumask_last(cpu_online_mask);
+	struct task_struct *idle;
+	unsigned long var;
+	int depth, i;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU) || !cpu)
+		kunit_skip(test, "no CPU to take offline");
+	atomic_set(&fsk_entries, 0);
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter(&fsk_gops.ops, glob,
+						strlen(glob), 1), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_graph(&fsk_gops), 0);
+	for (i = 0; i < 3 && !remove_cpu(cpu); i++) {
+		if (add_cpu(cpu)) {
+			KUNIT_FAIL(test, "CPU %u does not come back", cpu);
+			break;
+		}
+		idle = idle_task(cpu);
+		KUNIT_EXPECT_NOT_NULL(test, idle->ret_stack);
+		if (!idle->ret_stack)
+			break;
+		depth = READ_ONCE(idle->curr_ret_stack);
+		var = READ_ONCE(idle->ret_stack[FGRAPH_VARS + fsk_gops.idx]);
+		KUNIT_EXPECT_EQ(test, depth, 0);
+		KUNIT_EXPECT_EQ(test, var, 0UL);
+	}
+	fsk_unregister();
+	fgraph_stacks_reap_sync();
+	if (!i)
+		kunit_skip(test, "CPU %u cannot go offline", cpu);
+	/* The hook saw the CPU go: a stale frame was there to find. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&fsk_entries), i);
+}
+
 /* While active, the first stack is allocated and every later one fails. */
 static atomic_t fsk_allocs;
 
@@ -304,6 +351,7 @@ static struct kunit_case fsk_cases[] = {
 	KUNIT_CASE_SLOW(fsk_taken_back_test),
 	KUNIT_CASE_SLOW(fsk_back_again_test),
 	KUNIT_CASE_SLOW(fsk_idle_later_test),
+	KUNIT_CASE_SLOW(fsk_idle_offline_test),
 	KUNIT_CASE_SLOW(fsk_nomem_test),
 	{}
 };
