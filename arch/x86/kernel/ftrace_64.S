@@ -403,15 +403,20 @@ SYM_CODE_START(return_to_handler)
 	movq	$0, CS(%rsp)
 	movq	%rsp, %rdi
 	call	ftrace_return_to_handler
-	movq	%rax, %rdi		/* the real return address */
+	/*
+	 * The real return address goes where ours was, so that from here
+	 * on the frame is a function's at entry, as the hint above says,
+	 * with the right address to unwind to.
+	 */
+	movq	%rax, FRAME_SIZE(%rsp)
 	movq	RAX(%rsp), %rax
 	movq	RDX(%rsp), %rdx
-	addq	$FRAME_SIZE + 8, %rsp
+	addq	$FRAME_SIZE, %rsp
 
 	/*
 	 * IBT forbids an indirect jump to a return address (no ENDBR), so
-	 * put it on the stack and return to it.
+	 * return to it.
 	 */
-	ret_to_stack_top movq %rdi, (%rsp)
+	ret_to_stack_top addq $8, %rsp
 SYM_CODE_END(return_to_handler)
 #endif
