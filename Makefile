@@ -51,11 +51,15 @@ nodyn: prepare
 		--initrd $(OUT)/initrd-nodyn.cpio.gz --out $(OUT)/test-nodyn \
 		--plan $(H)/test-plan-nodyn --shards 1
 
+# no5lvl: under 5-level paging (TCG's -cpu max has LA57), KASAN in 6.12
+# misjudges every address for the instant identify_cpu() has cleared the
+# boot CPU's feature bits, LA57's included, and an interrupt taken then
+# is reported as a wild-memory-access (upstream's, not the series').
 stress: prepare
 	$(call build_flavour,stress)
 	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-stress/arch/x86/boot/bzImage \
 		--initrd $(OUT)/initrd-stress.cpio.gz --out $(OUT)/test-stress \
-		--plan $(H)/test-plan-stress --shards 2
+		--plan $(H)/test-plan-stress --shards 2 --append no5lvl
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series
