@@ -397,21 +397,31 @@ def ktap_results(console):
     return res
 
 
+SPLAT_CONTEXT = 30      # lines of the first report kept for the verdict
+
+
 def splats(logs):
-    """{case id or 'boot': [first lines of each report]}"""
+    """{case id or 'boot': ([first lines of each report], the first
+    report with the SPLAT_CONTEXT lines after it)}"""
     found = {}
     for console, _, label in logs:
-        current = label
+        current, keep = label, None
         with open(console, errors="replace") as f:
             for raw in f:
                 line = strip_ts(raw)
+                if keep is not None and len(keep) < SPLAT_CONTEXT:
+                    keep.append(line)
                 m = re.search(r"@@(begin|end) (\S+)", line)
                 if m:
                     current = m.group(2) if m.group(1) == "begin" else \
                         f"after {m.group(2)}"
                     continue
                 if SPLAT.search(line):
-                    found.setdefault(current, []).append(line.strip())
+                    first, report = found.setdefault(current, ([], []))
+                    first.append(line.strip())
+                    if not report:
+                        report.append(line)
+                        keep = report
     return found
 
 
@@ -501,7 +511,7 @@ def main():
     # Splats fail the case they happened in.
     blame = splats(logs)
     by_id = {c.id: c for c in report}
-    for where, lines in blame.items():
+    for where, (lines, trace) in blame.items():
         c = by_id.get(where)
         if c is None:
             c = Case("kernel", f"log-clean({where})", "pass", 0, "", 0)
@@ -509,6 +519,7 @@ def main():
             by_id[c.id] = c
         c.status = "SPLAT"
         c.detail = lines[0]
+        c.output = c.output + ["-- kernel log --"] + trace
 
     counts = {"passed": 0, "failed": 0, "skipped": 0}
     with open(os.path.join(outdir, "summary.txt"), "w") as summary:
@@ -524,7 +535,7 @@ def main():
                 print(line)
             if verdict == "failed" and c.output:
                 # CI keeps only the end of the log: show why here.
-                for out in c.output[-15:]:
+                for out in c.output[-(15 + SPLAT_CONTEXT):]:
                     print(f"    | {out}")
     print(f"[test] logs and summary: {os.path.relpath(outdir)}")
     print(f"{counts['passed']} passed, {counts['failed']} failed, "
