@@ -228,8 +228,10 @@ fgraph_frame_push(unsigned long ret, unsigned long func, unsigned long *retp,
 	struct ftrace_ret_stack *frame;
 	int first;
 
-	if (!stack)
+	if (unlikely(!stack)) {
+		fgraph_stacks_missing();
 		return NULL;
+	}
 	first = current->curr_ret_stack;
 	if (first + FGRAPH_RET_WORDS + 1 > FGRAPH_VARS) {
 		atomic_inc(&current->trace_overrun);

@@ -9,8 +9,10 @@
  * registers, a task that is forked gets one at fork, and the idle task
  * of a CPU gets one when the CPU comes online, emptied before the CPU
  * starts (an idle task that went offline left frames it never returns
- * to).  A task's stack is freed with the task.  When the last user has
- * left, the stacks are taken back from the tasks that have returned
+ * to).  A task that slipped through (forked while the first user
+ * registered, or short of memory) gets one after its first hooked call.
+ * A task's stack is freed with the task.  When the last user has left,
+ * the stacks are taken back from the tasks that have returned
  * from every hooked call, and the others are retried until they have;
  * the idle tasks keep theirs, one per CPU, for the next user.  (A task
  * whose fork began before the last user left and ended after a pass had
@@ -29,6 +31,7 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/ftrace.h>
+#include <linux/irq_work.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -319,6 +322,72 @@ int fgraph_stacks_get(void)
 	return fgs_give_tasks();
 }
 
+/*
+ * A task may call a hooked function with no stack while a user is
+ * registered: its fork read ftrace_graph_active before the first user
+ * set it and listed the task after fgraph_stacks_get() had walked past,
+ * or there was no memory for its stack then.  Its entry path asks for a
+ * pass that gives one to every task without (fgraph_stacks_missing()),
+ * so that it misses its first hooked calls and not all of them.  A pass
+ * holds ftrace_lock, as the reaper does, and gives stacks only while a
+ * user is registered.
+ *
+ * One request stands for all until a pass begins (fgs_mend_wanted): the
+ * irq_work and the work it queues run hooked code too, maybe for the
+ * same task, which must not queue them again.  Passes are at least
+ * FGS_MEND_GAP apart, a second after one short of memory, since a task
+ * may stay without a stack for good (one that exits unlisted, say).
+ */
+#define FGS_MEND_GAP	(HZ / 10)
+#define FGS_MEND_RETRY	HZ
+static unsigned long fgs_mend_wanted;
+static unsigned long fgs_mend_after;	/* jiffies: no pass before */
+
+static void fgs_mend_fn(struct work_struct *work)
+{
+	int ret = 0;
+
+	/* Full barrier: a task the walk misses asks again, and is heard. */
+	xchg(&fgs_mend_wanted, 0);
+	mutex_lock(&ftrace_lock);
+	if (ftrace_graph_active) {
+		ret = fgs_give_idle();
+		if (!ret)
+			ret = fgs_give_tasks();
+	}
+	mutex_unlock(&ftrace_lock);
+	WRITE_ONCE(fgs_mend_after,
+		   jiffies + (ret ? FGS_MEND_RETRY : FGS_MEND_GAP));
+}
+
+static DECLARE_DELAYED_WORK(fgs_mend_work, fgs_mend_fn);
+
+static void fgs_mend_queue(struct irq_work *work)
+{
+	long delay = (long)(READ_ONCE(fgs_mend_after) - jiffies);
+
+	queue_delayed_work(system_unbound_wq, &fgs_mend_work, max(delay, 0L));
+}
+
+static DEFINE_IRQ_WORK(fgs_mend_irq_work, fgs_mend_queue);
+
+/**
+ * fgraph_stacks_missing - a hooked call found its task without a stack
+ *
+ * From the entry path, in any context, preemption off: the first call
+ * since the last pass began queues an irq_work that queues the next
+ * pass; the others read a flag.  A CPU on its way offline asks nothing:
+ * it may have run its last irq_work, and one queued on it would wait
+ * until it came back, holding every later request.
+ */
+void fgraph_stacks_missing(void)
+{
+	if (!cpu_online(raw_smp_processor_id()) ||
+	    READ_ONCE(fgs_mend_wanted) || xchg(&fgs_mend_wanted, 1))
+		return;
+	irq_work_queue(&fgs_mend_irq_work);
+}
+
 /**
  * fgraph_stacks_put - take the shadow stacks back, after the last user
  *
@@ -421,6 +490,33 @@ void fgraph_stacks_reap_sync(void)
 {
 	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
 	flush_delayed_work(&fgs_reap_work);
+}
+
+void fgraph_stacks_mend_sync(void)
+{
+	irq_work_sync(&fgs_mend_irq_work);
+	flush_delayed_work(&fgs_mend_work);
+}
+
+/*
+ * Leave @t, which waits outside hooked calls, as a task forked while no
+ * user was registered has it: without a stack.  -EBUSY if it is inside
+ * one.
+ */
+int fgraph_stacks_forget_task(struct task_struct *t)
+{
+	unsigned long *stack;
+
+	guard(mutex)(&ftrace_lock);
+	if (READ_ONCE(t->curr_ret_stack))
+		return -EBUSY;
+	stack = t->ret_stack;
+	WRITE_ONCE(t->ret_stack, NULL);
+	/* Readers of other tasks' stacks (unwinders) leave it first. */
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu();
+	fgs_free(stack);
+	return 0;
 }
 
 /*

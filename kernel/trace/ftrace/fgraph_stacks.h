@@ -8,12 +8,17 @@
 
 #include <linux/mm.h>
 
+struct task_struct;
+
 /* A task's shadow stack: one page, all zeros when the task gets it. */
 #define SHADOW_STACK_SIZE	PAGE_SIZE
 
 /* With ftrace_lock held: the first graph user comes, the last one left. */
 int fgraph_stacks_get(void);
 void fgraph_stacks_put(void);
+
+/* The entry path of a task without a stack: have it given one soon. */
+void fgraph_stacks_missing(void);
 
 /* fgraph_stacks.c's allocator: a zeroed stack, counted, or NULL. */
 unsigned long *fgraph_stack_alloc(void);
@@ -26,6 +31,10 @@ long fgraph_stacks_nr(long *idle);
 void fgraph_stacks_reap_sync(void);
 /* Take @cpu's idle stack away, as if it came up with no user: 0 or -EBUSY. */
 int fgraph_stacks_forget_idle(int cpu);
+/* Run the pass fgraph_stacks_missing() asked for, if any, to its end. */
+void fgraph_stacks_mend_sync(void);
+/* Take a task's stack away, as if forked with no user: 0 or -EBUSY. */
+int fgraph_stacks_forget_task(struct task_struct *t);
 #endif
 
 #endif /* _KERNEL_TRACE_FTRACE_FGRAPH_STACKS_H */

@@ -15,7 +15,10 @@
  *  - an idle task whose CPU went offline inside a hooked call comes
  *    back with an empty stack;
  *  - a first user that cannot have stacks for every task is refused,
- *    and leaves nothing: no user, and the stacks it got taken back.
+ *    and leaves nothing: no user, and the stacks it got taken back;
+ *  - a task that calls a hooked function without a stack while a user
+ *    is registered (its fork raced the first user's, or had no memory)
+ *    misses that call and gets a stack for the next, asking once.
  *
  * The graph user hooks one function, fsk_tracee(), which a kthread of
  * the suite sleeps in.  This file is instrumented, for that function.
@@ -346,6 +349,128 @@ static void fsk_nomem_test(struct kunit *test)
 	fgraph_stacks_reap_sync();
 }
 
+struct fsk_caller {
+	struct fsk_sleeper s;		/* fsk_tracee() returns at once */
+	struct completion call;		/* call fsk_tracee() once more */
+	struct completion called;	/* it has returned */
+};
+
+#define FSK_CALLS	2
+
+static int fsk_caller_fn(void *data)
+{
+	struct fsk_caller *c = data;
+	int i;
+
+	for (i = 0; i < FSK_CALLS; i++) {
+		wait_for_completion(&c->call);
+		fsk_tracee(&c->s);
+		complete(&c->called);
+	}
+	return 0;
+}
+
+/* Have the caller call fsk_tracee(); the entries the user saw since. */
+static int fsk_call(struct fsk_caller *c)
+{
+	int before = atomic_read(&fsk_entries);
+
+	complete(&c->call);
+	wait_for_completion(&c->called);
+	return atomic_read(&fsk_entries) - before;
+}
+
+/*
+ * A second user hooks queue_delayed_work_on(), which the request for a
+ * stack calls from an irq_work, on behalf of the task without one, and
+ * counts that task's misses of it: one per request, not one per irq_work
+ * that a miss of it would raise again.
+ */
+static struct task_struct *fsk_stackless;
+static atomic_t fsk_queue_misses;
+
+static int fsk_decline(struct ftrace_graph_ent *trace,
+		       struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	return 0;
+}
+
+static void fsk_queue_return(struct ftrace_graph_ret *trace,
+			     struct fgraph_ops *gops,
+			     struct ftrace_regs *fregs)
+{
+}
+
+static void fsk_queue_missed(struct fgraph_ops *gops, unsigned long func)
+{
+	if (current == READ_ONCE(fsk_stackless))
+		atomic_inc(&fsk_queue_misses);
+}
+
+static struct fgraph_ops fsk_queue_gops = {
+	.entryfunc = fsk_decline,
+	.retfunc = fsk_queue_return,
+};
+
+static int fsk_register_queue(void)
+{
+	char glob[] = "queue_delayed_work_on";
+	int ret;
+
+	atomic_set(&fsk_queue_misses, 0);
+	ret = ftrace_set_filter(&fsk_queue_gops.ops, glob, strlen(glob), 1);
+	if (ret)
+		return ret;
+	return register_ftrace_graph_missed(&fsk_queue_gops, fsk_queue_missed);
+}
+
+/*
+ * A task without a stack while a user is registered, as one whose fork
+ * read no user yet and was listed after the first user's walk: its
+ * first hooked call is missed, and asks for the stack the second uses.
+ */
+static void fsk_stackless_test(struct kunit *test)
+{
+	struct fsk_caller c;
+	struct task_struct *t;
+
+	init_completion(&c.s.entered);
+	init_completion(&c.s.leave);
+	complete_all(&c.s.leave);
+	init_completion(&c.call);
+	init_completion(&c.called);
+	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
+	t = kthread_run(fsk_caller_fn, &c, "fsk_caller");
+	if (IS_ERR(t)) {
+		fsk_unregister();
+		KUNIT_FAIL(test, "no caller thread: %ld", PTR_ERR(t));
+		return;
+	}
+	get_task_struct(t);
+	KUNIT_EXPECT_EQ(test, fsk_register_queue(), 0);
+
+	KUNIT_EXPECT_EQ(test, fgraph_stacks_forget_task(t), 0);
+	KUNIT_EXPECT_NULL(test, t->ret_stack);
+	WRITE_ONCE(fsk_stackless, t);
+	KUNIT_EXPECT_EQ(test, fsk_call(&c), 0);
+	fgraph_stacks_mend_sync();
+	WRITE_ONCE(fsk_stackless, NULL);
+	KUNIT_EXPECT_LE(test, atomic_read(&fsk_queue_misses), 2);
+	unregister_ftrace_graph(&fsk_queue_gops);
+	ftrace_free_filter(&fsk_queue_gops.ops);
+	KUNIT_EXPECT_NOT_NULL(test, t->ret_stack);
+	KUNIT_EXPECT_EQ(test, fsk_tasks_without(), 0);
+	/* The caller ends after this call: not listed any more. */
+	KUNIT_EXPECT_EQ(test, fsk_call(&c), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fsk_returns), 1);
+
+	kthread_stop(t);
+	put_task_struct(t);
+	fsk_unregister();
+	fgraph_stacks_reap_sync();
+	fsk_expect_nr(test, 0);
+}
+
 static struct kunit_case fsk_cases[] = {
 	KUNIT_CASE_SLOW(fsk_every_task_test),
 	KUNIT_CASE_SLOW(fsk_taken_back_test),
@@ -353,6 +478,7 @@ static struct kunit_case fsk_cases[] = {
 	KUNIT_CASE_SLOW(fsk_idle_later_test),
 	KUNIT_CASE_SLOW(fsk_idle_offline_test),
 	KUNIT_CASE_SLOW(fsk_nomem_test),
+	KUNIT_CASE_SLOW(fsk_stackless_test),
 	{}
 };
 
