@@ -60,6 +60,13 @@ static atomic_long_t fgs_nr_idle;
 #define FGS_RETRY_LAST		(64 * HZ)
 static unsigned long fgs_retry_delay = FGS_RETRY_FIRST;
 
+/*
+ * Calls of fgraph_stacks_put() so far (written under ftrace_lock), and
+ * the last of them whose entry paths the reaper has waited for (the
+ * reaper's own: a work never runs twice at once).
+ */
+static unsigned long fgs_puts, fgs_puts_waited;
+
 static void fgs_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(fgs_reap_work, fgs_reap_fn);
 
@@ -398,6 +405,7 @@ void fgraph_stacks_missing(void)
 void fgraph_stacks_put(void)
 {
 	lockdep_assert_held(&ftrace_lock);
+	WRITE_ONCE(fgs_puts, fgs_puts + 1);
 	WRITE_ONCE(fgs_retry_delay, FGS_RETRY_FIRST);
 	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
 }
@@ -418,7 +426,8 @@ static int fgs_take_back(unsigned long **list, int *in_use)
 	*in_use = 0;
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
-		if (!t->ret_stack || is_idle_task(t))
+		/* Idle tasks, which keep theirs, are not listed. */
+		if (!t->ret_stack)
 			continue;
 		if (READ_ONCE(t->curr_ret_stack) || nr == FGS_REAP_MAX) {
 			(*in_use)++;
@@ -431,26 +440,38 @@ static int fgs_take_back(unsigned long **list, int *in_use)
 	return nr;
 }
 
+/* How many times the reaper waited for the paths (for KUnit). */
+static unsigned long fgs_path_waits;
+
 /* No task or CPU is still in an entry or return path it began before. */
 static void fgs_wait_for_paths(void)
 {
+	WRITE_ONCE(fgs_path_waits, fgs_path_waits + 1);
 	synchronize_rcu_tasks_rude();
 	synchronize_rcu_tasks();
 }
 
 static void fgs_reap_fn(struct work_struct *work)
 {
-	unsigned long **list, delay;
+	unsigned long **list, delay, puts;
 	int nr, in_use;
 	bool full;
 
 	list = kmalloc_array(FGS_REAP_MAX, sizeof(*list), GFP_KERNEL);
 	if (!list)
 		goto retry;
-	/* An entry path that began before the last user left has ended. */
-	fgs_wait_for_paths();
+	/*
+	 * An entry path that began before the last user left has ended:
+	 * waited for once per put, not again by the retries.
+	 */
+	puts = READ_ONCE(fgs_puts);
+	if (puts != fgs_puts_waited) {
+		fgs_wait_for_paths();
+		fgs_puts_waited = puts;
+	}
 	mutex_lock(&ftrace_lock);
-	if (ftrace_graph_active) {
+	/* A user came since, and may have left: its put queued a pass. */
+	if (ftrace_graph_active || fgs_puts != puts) {
 		mutex_unlock(&ftrace_lock);
 		kfree(list);
 		return;
@@ -490,6 +511,11 @@ void fgraph_stacks_reap_sync(void)
 {
 	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
 	flush_delayed_work(&fgs_reap_work);
+}
+
+unsigned long fgraph_stacks_path_waits(void)
+{
+	return READ_ONCE(fgs_path_waits);
 }
 
 void fgraph_stacks_mend_sync(void)

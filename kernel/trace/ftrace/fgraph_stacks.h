@@ -31,6 +31,8 @@ long fgraph_stacks_nr(long *idle);
 void fgraph_stacks_reap_sync(void);
 /* Take @cpu's idle stack away, as if it came up with no user: 0 or -EBUSY. */
 int fgraph_stacks_forget_idle(int cpu);
+/* How many grace-period waits the passes of taking back made so far. */
+unsigned long fgraph_stacks_path_waits(void);
 /* Run the pass fgraph_stacks_missing() asked for, if any, to its end. */
 void fgraph_stacks_mend_sync(void);
 /* Take a task's stack away, as if forked with no user: 0 or -EBUSY. */
