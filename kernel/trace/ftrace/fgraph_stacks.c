@@ -354,6 +354,8 @@ static void fgs_mend_fn(struct work_struct *work)
 {
 	int ret = 0;
 
+	/* Set first: a request made as the flag clears waits the gap. */
+	WRITE_ONCE(fgs_mend_after, jiffies + FGS_MEND_GAP);
 	/* Full barrier: a task the walk misses asks again, and is heard. */
 	xchg(&fgs_mend_wanted, 0);
 	mutex_lock(&ftrace_lock);
@@ -363,8 +365,8 @@ static void fgs_mend_fn(struct work_struct *work)
 			ret = fgs_give_tasks();
 	}
 	mutex_unlock(&ftrace_lock);
-	WRITE_ONCE(fgs_mend_after,
-		   jiffies + (ret ? FGS_MEND_RETRY : FGS_MEND_GAP));
+	if (ret)
+		WRITE_ONCE(fgs_mend_after, jiffies + FGS_MEND_RETRY);
 }
 
 static DECLARE_DELAYED_WORK(fgs_mend_work, fgs_mend_fn);
@@ -376,7 +378,8 @@ static void fgs_mend_queue(struct irq_work *work)
 	queue_delayed_work(system_unbound_wq, &fgs_mend_work, max(delay, 0L));
 }
 
-static DEFINE_IRQ_WORK(fgs_mend_irq_work, fgs_mend_queue);
+/* Hard: on PREEMPT_RT a lazy one waits for a thread parked on CPU down. */
+static struct irq_work fgs_mend_irq_work = IRQ_WORK_INIT_HARD(fgs_mend_queue);
 
 /**
  * fgraph_stacks_missing - a hooked call found its task without a stack

@@ -361,6 +361,7 @@ static void fsk_nomem_test(struct kunit *test)
 
 struct fsk_caller {
 	struct fsk_sleeper s;		/* fsk_tracee() returns at once */
+	struct completion ready;	/* it is about to wait for a call */
 	struct completion call;		/* call fsk_tracee() once more */
 	struct completion called;	/* it has returned */
 };
@@ -372,6 +373,7 @@ static int fsk_caller_fn(void *data)
 	struct fsk_caller *c = data;
 	int i;
 
+	complete(&c->ready);
 	for (i = 0; i < FSK_CALLS; i++) {
 		wait_for_completion(&c->call);
 		fsk_tracee(&c->s);
@@ -447,6 +449,7 @@ static void fsk_stackless_test(struct kunit *test)
 	init_completion(&c.s.entered);
 	init_completion(&c.s.leave);
 	complete_all(&c.s.leave);
+	init_completion(&c.ready);
 	init_completion(&c.call);
 	init_completion(&c.called);
 	KUNIT_ASSERT_EQ(test, fsk_register(test), 0);
@@ -459,6 +462,13 @@ static void fsk_stackless_test(struct kunit *test)
 	get_task_struct(t);
 	KUNIT_EXPECT_EQ(test, fsk_register_queue(), 0);
 
+	/*
+	 * Off its CPU, asleep for the first call: no interrupt of it may
+	 * load the stack while it is taken away.
+	 */
+	wait_for_completion(&c.ready);
+	while (!wait_task_inactive(t, TASK_UNINTERRUPTIBLE))
+		schedule_timeout_uninterruptible(1);
 	KUNIT_EXPECT_EQ(test, fgraph_stacks_forget_task(t), 0);
 	KUNIT_EXPECT_NULL(test, t->ret_stack);
 	WRITE_ONCE(fsk_stackless, t);
