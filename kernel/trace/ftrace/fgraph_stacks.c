@@ -310,9 +310,10 @@ void fgraph_stacks_clear_word(int word)
 /**
  * fgraph_stacks_get - give every task a shadow stack, for the first user
  *
- * Called with ftrace_lock held when the first graph user registers.
- * On failure, the stacks already given are taken back by
- * fgraph_stacks_put().
+ * Called with ftrace_lock held when the first graph user registers, and
+ * while users are registered by the pass for tasks that slipped through;
+ * a task that has a stack keeps it.  If the first user fails, the stacks
+ * already given are taken back by fgraph_stacks_put().
  *
  * Return: 0, or a negative errno.
  */
@@ -359,11 +360,8 @@ static void fgs_mend_fn(struct work_struct *work)
 	/* Full barrier: a task the walk misses asks again, and is heard. */
 	xchg(&fgs_mend_wanted, 0);
 	mutex_lock(&ftrace_lock);
-	if (ftrace_graph_active) {
-		ret = fgs_give_idle();
-		if (!ret)
-			ret = fgs_give_tasks();
-	}
+	if (ftrace_graph_active)
+		ret = fgraph_stacks_get();
 	mutex_unlock(&ftrace_lock);
 	if (ret)
 		WRITE_ONCE(fgs_mend_after, jiffies + FGS_MEND_RETRY);
