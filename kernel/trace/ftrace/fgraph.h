@@ -142,36 +142,56 @@ static __always_inline bool fgraph_user_wants(struct fgraph_ops *gops,
 	       fgraph_pid_allows(gops);
 }
 
+/* The recursion bit of a call from task context, the common case. */
+#define FGRAPH_LOCK_TASK_BIT	(TRACE_FTRACE_START + TRACE_CTX_NORMAL)
+
+/*
+ * The recursion lock of the function hooks for a call from task
+ * context, in one test of the preempt count.  Return: false if the call
+ * is from another context, or RCU checks are configured, or the bit is
+ * held; the caller then goes the general way.  Released with
+ * fgraph_unlock_task().
+ */
+static __always_inline bool fgraph_trylock_task(void)
+{
+	/* Only the general way checks that RCU watches, if so configured. */
+	if (IS_ENABLED(CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING) ||
+	    (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
+		return false;
+	/*
+	 * One instruction reads and sets the bit, unlocked: only this task
+	 * and the interrupts it takes write the word, and an interrupt
+	 * leaves it as it found it.
+	 */
+	if (__test_and_set_bit(FGRAPH_LOCK_TASK_BIT, &current->trace_recursion))
+		return false;
+	barrier();
+	preempt_disable_notrace();
+	return true;
+}
+
+static __always_inline void fgraph_unlock_task(void)
+{
+	ftrace_test_recursion_unlock(FGRAPH_LOCK_TASK_BIT);
+}
+
 /*
  * The recursion lock of the function hooks, for the graph's entry and
- * return: the call that comes from task context, the common case, takes
- * it in one test of the preempt count; any other goes the general way.
- * Released with fgraph_unlock().
+ * return: fgraph_trylock_task() for the common case, any other the
+ * general way.  Released with fgraph_unlock().
  */
 static __always_inline int fgraph_trylock(unsigned long ip, unsigned long pip)
 {
-	unsigned int val = READ_ONCE(current->trace_recursion);
-	const int bit = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
-
-	/* Only the general way checks that RCU watches, if so configured. */
-	if (likely(!IS_ENABLED(CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING) &&
-		   !(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)) &&
-		   !(val & BIT(bit)))) {
-		current->trace_recursion = val | BIT(bit);
-		barrier();
-		preempt_disable_notrace();
-		return bit;
-	}
+	if (likely(fgraph_trylock_task()))
+		return FGRAPH_LOCK_TASK_BIT;
 	return ftrace_test_recursion_trylock(ip, pip);
 }
 
 /* Release what fgraph_trylock() took: the common bit as a constant. */
 static __always_inline void fgraph_unlock(int bit)
 {
-	const int common = TRACE_FTRACE_START + TRACE_CTX_NORMAL;
-
-	if (likely(bit == common))
-		ftrace_test_recursion_unlock(common);
+	if (likely(bit == FGRAPH_LOCK_TASK_BIT))
+		fgraph_unlock_task();
 	else
 		ftrace_test_recursion_unlock(bit);
 }
