@@ -120,20 +120,11 @@ static __always_inline void fprobe_call_exit(struct fprobe *fp,
 	}
 }
 
-/**
- * fprobe_hook_func - the function of a probe's hook
- * @ip: the patch site of the function called
- * @parent_ip: where it returns to
- * @op: the hook's ftrace_ops, whose private is the probe
- * @fregs: the call's argument registers
- *
- * The probe's entry handler, under the recursion lock the function
- * graph takes the same way: a call that finds it held is missed.
- */
-void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
-		      struct ftrace_ops *op, struct ftrace_regs *fregs)
+/* fprobe_hook_func() for a call it does not take in its common case. */
+static noinline void fprobe_hook_general(struct fprobe *fp, unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_regs *fregs)
 {
-	struct fprobe *fp = op->private;
 	int bit;
 
 	if (READ_ONCE(fp->flags) & FPROBE_FL_DISABLED)
@@ -145,6 +136,35 @@ void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
 	}
 	fprobe_call_entry(fp, ip, parent_ip, fregs, NULL);
 	fgraph_unlock(bit);
+}
+
+/**
+ * fprobe_hook_func - the function of a probe's hook
+ * @ip: the patch site of the function called
+ * @parent_ip: where it returns to
+ * @op: the hook's ftrace_ops, whose private is the probe
+ * @fregs: the call's argument registers
+ *
+ * The probe's entry handler, under the recursion lock the function
+ * graph takes the same way: a call that finds it held is missed.  The
+ * common case, a probe enabled and not shared with kprobes called from
+ * task context, is tested in one word of flags and one of the preempt
+ * count.  A hook's probe always has an entry handler (fprobe_check()).
+ */
+void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fprobe *fp = op->private;
+
+	/* One plain read: disable_fprobe() writes the flags plainly too. */
+	if (unlikely(data_race(fp->flags) &
+		     (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED)) ||
+	    unlikely(!fgraph_trylock_task())) {
+		fprobe_hook_general(fp, ip, parent_ip, fregs);
+		return;
+	}
+	fp->entry_handler(fp, ip, parent_ip, fregs, NULL);
+	fgraph_unlock_task();
 }
 
 /*

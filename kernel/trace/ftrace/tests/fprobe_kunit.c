@@ -6,7 +6,8 @@
  *  - tables: sites added and cut, the sites a change leaves shared, the
  *    sites a cut loses, a table that grows to thousands of sites, and
  *    the probes that have room in a call's block;
- *  - an entry probe sees the function's site, its caller and arguments;
+ *  - an entry probe sees the function's site, its caller and arguments,
+ *    called from a task or from an interrupt;
  *    an exit probe its return value, its caller and the storage its
  *    entry handler filled; a declined call has no exit;
  *  - probes of both kinds on one function, each leaving alone;
@@ -37,12 +38,14 @@
 #include <linux/delay.h>
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
+#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "../fgraph.h"
 #include "../fprobe.h"
 #include "../records.h"
 #include "kunit_modload.h"
@@ -260,6 +263,23 @@ static void fpb_table_fit_test(struct kunit *test)
 
 /* ---- calls ---- */
 
+static int fpb_irq_arg;
+
+static void fpb_irq_fn(struct irq_work *work)
+{
+	fpb_tracee(fpb_irq_arg);
+}
+
+/* Call fpb_tracee(@x) in hard interrupt context, and wait for it. */
+static void fpb_call_in_irq(int x)
+{
+	struct irq_work work = IRQ_WORK_INIT_HARD(fpb_irq_fn);
+
+	fpb_irq_arg = x;
+	irq_work_queue(&work);
+	irq_work_sync(&work);
+}
+
 /* An entry probe: the site, the caller, the arguments; no storage. */
 static void fpb_entry_test(struct kunit *test)
 {
@@ -275,12 +295,21 @@ static void fpb_entry_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, p->data_null);
 	sprint_symbol_no_offset(name, p->ret_ip);
 	KUNIT_EXPECT_STREQ(test, name, "fpb_entry_test");
+	/* The call gave the recursion lock back. */
+	KUNIT_EXPECT_FALSE(test, current->trace_recursion &
+				 BIT(FGRAPH_LOCK_TASK_BIT));
+	KUNIT_EXPECT_TRUE(test, preemptible());
+
+	/* From an interrupt, which takes the lock the general way. */
+	fpb_call_in_irq(6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
+	KUNIT_EXPECT_EQ(test, p->arg0, 6UL);
 
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
 	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&p->fp));
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
 	fpb_tracee(1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
 }
 
 /* An exit probe: the return value, the caller, the entry's storage. */
@@ -608,21 +637,28 @@ static void fpb_disable_test(struct kunit *test)
 static void fpb_kprobe_shared_test(struct kunit *test)
 {
 	struct fpb_probe *s = fpb_probe(test, true, true, 0);
+	struct fpb_probe *se = fpb_probe(test, true, false, 0);
 	struct fpb_probe *o = fpb_probe(test, true, false, 0);
 
 	if (!IS_ENABLED(CONFIG_KPROBES))
 		kunit_skip(test, "needs kprobes");
 	s->fp.flags = FPROBE_FL_KPROBE_SHARED;
+	se->fp.flags = FPROBE_FL_KPROBE_SHARED;
 	KUNIT_ASSERT_EQ(test, fpb_register(s, fpb_tracee), 0);
+	KUNIT_ASSERT_EQ(test, fpb_register(se, fpb_tracee), 0);
 	KUNIT_ASSERT_EQ(test, fpb_register(o, fpb_tracee), 0);
 	fpb_tracee(0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->exits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&se->entries), 1);
 
 	kprobe_busy_begin();
 	fpb_tracee(0);
 	kprobe_busy_end();
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->entries), 1);
 	KUNIT_EXPECT_EQ(test, s->fp.nmissed, 1);
+	/* An entry probe, called from its own hook, is shared the same. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&se->entries), 1);
+	KUNIT_EXPECT_EQ(test, se->fp.nmissed, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&o->entries), 2);
 }
 
