@@ -8,6 +8,12 @@
  * times and leaves the nanoseconds it took in last_ns (under QEMU
  * -icount shift=0, instructions).
  *
+ * The all_* modes share the calls among FPB_SPREAD tracees instead.
+ * With a probe on every function, the cost of a call depends on where
+ * its function's address falls in the structures that map addresses to
+ * probes (the series' table of sites, open addressing): the row is the
+ * mean over functions at FPB_SPREAD addresses, not the luck of one.
+ *
  * The handlers count the calls of the tracee they see, and a run fails
  * with -EIO unless every call reached the handlers the mode has (and,
  * with entry data, the exit handler read what its own entry wrote): a
@@ -52,6 +58,7 @@ struct fpb_mode {
 	size_t data_size;	/* FPB_FPROBE: entry_data_size */
 	bool want_entry;	/* every call reaches an entry handler */
 	bool want_exit;		/* every call reaches a return handler */
+	bool spread;		/* the calls go to the FPB_SPREAD tracees */
 };
 
 static const struct fpb_mode fpb_modes[] = {
@@ -60,8 +67,8 @@ static const struct fpb_mode fpb_modes[] = {
 	{ "entry_exit",		FPB_FPROBE, "fpb_tracee", true, 0, true, true },
 	{ "entry_exit_data16",	FPB_FPROBE, "fpb_tracee", true, FPB_DATA_SIZE,
 				true, true },
-	{ "all_entry",		FPB_FPROBE, "*", false, 0, true, false },
-	{ "all_entry_exit",	FPB_FPROBE, "*", true, 0, true, true },
+	{ "all_entry",		FPB_FPROBE, "*", false, 0, true, false, true },
+	{ "all_entry_exit",	FPB_FPROBE, "*", true, 0, true, true, true },
 	{ "kprobe",		FPB_KPROBE, NULL, false, 0, true, false },
 	{ "kretprobe",		FPB_KRETPROBE, NULL, false, 0, false, true },
 };
@@ -96,13 +103,86 @@ static noinline __noclone int fpb_tracee(int x)
 }
 
 /*
+ * The tracees of the all_* modes, alone in their section so that the
+ * handlers tell them from every other function by one range.  Each adds
+ * its own number, so that no two bodies are the same for the compiler
+ * to fold into one function.
+ */
+#define FPB_SPREAD	16
+#define FPB_SPREAD_TRACEE(n)						\
+static noinline __noclone __section(".text.fpb_spread")			\
+int fpb_spread##n(int x)						\
+{									\
+	barrier();							\
+	return x + (n) + 1;						\
+}
+
+FPB_SPREAD_TRACEE(0) FPB_SPREAD_TRACEE(1) FPB_SPREAD_TRACEE(2)
+FPB_SPREAD_TRACEE(3) FPB_SPREAD_TRACEE(4) FPB_SPREAD_TRACEE(5)
+FPB_SPREAD_TRACEE(6) FPB_SPREAD_TRACEE(7) FPB_SPREAD_TRACEE(8)
+FPB_SPREAD_TRACEE(9) FPB_SPREAD_TRACEE(10) FPB_SPREAD_TRACEE(11)
+FPB_SPREAD_TRACEE(12) FPB_SPREAD_TRACEE(13) FPB_SPREAD_TRACEE(14)
+FPB_SPREAD_TRACEE(15)
+
+static int (* const fpb_spread[FPB_SPREAD])(int) = {
+	fpb_spread0, fpb_spread1, fpb_spread2, fpb_spread3, fpb_spread4,
+	fpb_spread5, fpb_spread6, fpb_spread7, fpb_spread8, fpb_spread9,
+	fpb_spread10, fpb_spread11, fpb_spread12, fpb_spread13, fpb_spread14,
+	fpb_spread15,
+};
+
+/* The range of the spread tracees' addresses, set at load. */
+static unsigned long fpb_spread_start, fpb_spread_span;
+
+static void fpb_spread_range(void)
+{
+	unsigned long lo = ULONG_MAX, hi = 0, a;
+	int n;
+
+	for (n = 0; n < FPB_SPREAD; n++) {
+		a = (unsigned long)fpb_spread[n];
+		lo = min(lo, a);
+		hi = max(hi, a);
+	}
+	fpb_spread_start = lo;
+	fpb_spread_span = hi - lo + 16;
+}
+
+/*
+ * @per calls of each spread tracee, each in a loop of its own shaped as
+ * run_set()'s, so that a call costs the loop what one of fpb_tracee()
+ * does; the calls are direct (an indirect call would add a retpoline).
+ */
+#define FPB_SPREAD_LOOP(n)						\
+	do {								\
+		for (i = 0; i < per; i++)				\
+			sum = fpb_spread##n(sum);			\
+	} while (0)
+
+static int fpb_spread_calls(unsigned long per)
+{
+	unsigned long i;
+	int sum = 0;
+
+	FPB_SPREAD_LOOP(0); FPB_SPREAD_LOOP(1); FPB_SPREAD_LOOP(2);
+	FPB_SPREAD_LOOP(3); FPB_SPREAD_LOOP(4); FPB_SPREAD_LOOP(5);
+	FPB_SPREAD_LOOP(6); FPB_SPREAD_LOOP(7); FPB_SPREAD_LOOP(8);
+	FPB_SPREAD_LOOP(9); FPB_SPREAD_LOOP(10); FPB_SPREAD_LOOP(11);
+	FPB_SPREAD_LOOP(12); FPB_SPREAD_LOOP(13); FPB_SPREAD_LOOP(14);
+	FPB_SPREAD_LOOP(15);
+	return sum;
+}
+
+/*
  * Is @ip the tracee?  Handlers get the patch site, which is the
  * function's address or, with IBT, the address after its ENDBR; the
  * all_* modes call the handlers for every function, so this must stay a
  * subtraction and a compare, inline in the notrace handlers.
  */
-static __always_inline bool fpb_is_tracee(unsigned long ip)
+static __always_inline bool fpb_is_tracee(unsigned long ip, bool spread)
 {
+	if (spread)
+		return ip - fpb_spread_start < fpb_spread_span;
 	return ip - (unsigned long)fpb_tracee < 16;
 }
 
@@ -111,13 +191,12 @@ static __always_inline bool fpb_is_tracee(unsigned long ip)
  * calls: notrace, so that they do not hook themselves, and they touch
  * nothing but for the tracee.
  */
-static notrace int fpb_entry(struct fprobe *fp, unsigned long entry_ip,
-			     unsigned long ret_ip, FPB_REGS *regs,
-			     void *entry_data)
+static __always_inline int fpb_entry_in(bool spread, unsigned long entry_ip,
+					void *entry_data)
 {
 	unsigned long *data = entry_data;
 
-	if (!fpb_is_tracee(entry_ip))
+	if (!fpb_is_tracee(entry_ip, spread))
 		return 0;
 	entries++;
 	if (data) {
@@ -128,13 +207,12 @@ static notrace int fpb_entry(struct fprobe *fp, unsigned long entry_ip,
 	return 0;
 }
 
-static notrace void fpb_exit(struct fprobe *fp, unsigned long entry_ip,
-			     unsigned long ret_ip, FPB_REGS *regs,
-			     void *entry_data)
+static __always_inline void fpb_exit_in(bool spread, unsigned long entry_ip,
+					void *entry_data)
 {
 	unsigned long *data = entry_data;
 
-	if (!fpb_is_tracee(entry_ip))
+	if (!fpb_is_tracee(entry_ip, spread))
 		return;
 	/*
 	 * The tracee's calls never nest, so the data of this call holds
@@ -144,6 +222,35 @@ static notrace void fpb_exit(struct fprobe *fp, unsigned long entry_ip,
 	    (!data || data[0] != entry_ip || data[1] != entries))
 		return;
 	exits++;
+}
+
+static notrace int fpb_entry(struct fprobe *fp, unsigned long entry_ip,
+			     unsigned long ret_ip, FPB_REGS *regs,
+			     void *entry_data)
+{
+	return fpb_entry_in(false, entry_ip, entry_data);
+}
+
+static notrace void fpb_exit(struct fprobe *fp, unsigned long entry_ip,
+			     unsigned long ret_ip, FPB_REGS *regs,
+			     void *entry_data)
+{
+	fpb_exit_in(false, entry_ip, entry_data);
+}
+
+/* The same for the spread modes: a range for one address. */
+static notrace int fpb_entry_spread(struct fprobe *fp, unsigned long entry_ip,
+				    unsigned long ret_ip, FPB_REGS *regs,
+				    void *entry_data)
+{
+	return fpb_entry_in(true, entry_ip, entry_data);
+}
+
+static notrace void fpb_exit_spread(struct fprobe *fp, unsigned long entry_ip,
+				    unsigned long ret_ip, FPB_REGS *regs,
+				    void *entry_data)
+{
+	fpb_exit_in(true, entry_ip, entry_data);
 }
 
 static struct fprobe fpb_fprobe;
@@ -178,13 +285,22 @@ static int run_set(const char *val, const struct kernel_param *kp)
 	ret = kstrtoul(val, 0, &calls);
 	if (ret)
 		return ret;
+	if (fpb_mode->spread && calls % FPB_SPREAD)
+		return -EINVAL;
 	entries = 0;
 	exits = 0;
 	start = ktime_get_ns();
-	for (i = 0; i < calls; i++)
-		sum = fpb_tracee(sum);
+	if (fpb_mode->spread) {
+		sum = fpb_spread_calls(calls / FPB_SPREAD);
+	} else {
+		for (i = 0; i < calls; i++)
+			sum = fpb_tracee(sum);
+	}
 	last_ns = ktime_get_ns() - start;
-	if (sum != (int)calls)
+	/* Spread tracee n adds n + 1: 1 + 2 + ... + FPB_SPREAD per round. */
+	if (sum != (int)(fpb_mode->spread ?
+			 calls / FPB_SPREAD * (FPB_SPREAD * (FPB_SPREAD + 1) / 2) :
+			 calls))
 		return -EIO;
 	if (entries != (fpb_mode->want_entry ? calls : 0) ||
 	    exits != (fpb_mode->want_exit ? calls : 0))
@@ -194,13 +310,13 @@ static int run_set(const char *val, const struct kernel_param *kp)
 
 static const struct kernel_param_ops run_ops = { .set = run_set };
 module_param_cb(run, &run_ops, NULL, 0200);
-MODULE_PARM_DESC(run, "write N: call fpb_tracee N times, time in last_ns");
+MODULE_PARM_DESC(run, "write N: call the tracee(s) N times, time in last_ns");
 
 static int fpb_register_fprobe(const struct fpb_mode *m)
 {
-	fpb_fprobe.entry_handler = fpb_entry;
+	fpb_fprobe.entry_handler = m->spread ? fpb_entry_spread : fpb_entry;
 	if (m->exit)
-		fpb_fprobe.exit_handler = fpb_exit;
+		fpb_fprobe.exit_handler = m->spread ? fpb_exit_spread : fpb_exit;
 	fpb_fprobe.entry_data_size = m->data_size;
 	/* Both kernels copy the glob before matching: a literal will do. */
 	return register_fprobe(&fpb_fprobe, m->filter, NULL);
@@ -232,6 +348,7 @@ static int __init fpb_init(void)
 			fpb_mode = &fpb_modes[i];
 	if (!fpb_mode)
 		return -EINVAL;
+	fpb_spread_range();
 
 	switch (fpb_mode->kind) {
 	case FPB_FPROBE:
