@@ -163,7 +163,8 @@ static __always_inline bool fgraph_trylock_task(void)
 	 * and the interrupts it takes write the word, and an interrupt
 	 * leaves it as it found it.
 	 */
-	if (__test_and_set_bit(FGRAPH_LOCK_TASK_BIT, &current->trace_recursion))
+	if (arch___test_and_set_bit(FGRAPH_LOCK_TASK_BIT,
+				    &current->trace_recursion))
 		return false;
 	barrier();
 	preempt_disable_notrace();
