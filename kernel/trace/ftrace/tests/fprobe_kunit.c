@@ -82,6 +82,7 @@ struct fpb_probe {
 	int (*nested)(int x);		/* the entry handler calls this */
 	unsigned long ip, ret_ip;	/* what the last entry saw */
 	unsigned long arg0;
+	unsigned long recursion;	/* current->trace_recursion at entry */
 	unsigned long exit_ip, exit_ret_ip, retval;
 	u8 fill;			/* the entry fills storage with it */
 	bool data_ok;			/* the last exit found its storage */
@@ -97,6 +98,7 @@ static int fpb_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 	p->ip = ip;
 	p->ret_ip = ret_ip;
 	p->arg0 = ftrace_regs_get_argument(fregs, 0);
+	p->recursion = current->trace_recursion;
 	p->data_null = !data;
 	if (data)
 		memset(data, p->fill ?: 0x5a, fp->entry_data_size);
@@ -270,14 +272,18 @@ static void fpb_irq_fn(struct irq_work *work)
 	fpb_tracee(fpb_irq_arg);
 }
 
+/*
+ * Not on the stack: where an arch has no interrupt for irq_work, the
+ * work runs from the next tick, after irq_work_sync() may have returned.
+ */
+static struct irq_work fpb_irq_work = IRQ_WORK_INIT_HARD(fpb_irq_fn);
+
 /* Call fpb_tracee(@x) in hard interrupt context, and wait for it. */
 static void fpb_call_in_irq(int x)
 {
-	struct irq_work work = IRQ_WORK_INIT_HARD(fpb_irq_fn);
-
 	fpb_irq_arg = x;
-	irq_work_queue(&work);
-	irq_work_sync(&work);
+	irq_work_queue(&fpb_irq_work);
+	irq_work_sync(&fpb_irq_work);
 }
 
 /* An entry probe: the site, the caller, the arguments; no storage. */
@@ -285,6 +291,7 @@ static void fpb_entry_test(struct kunit *test)
 {
 	struct fpb_probe *p = fpb_probe(test, true, false, 8);
 	char name[KSYM_SYMBOL_LEN];
+	int count = preempt_count();
 
 	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee), 0);
 	KUNIT_EXPECT_TRUE(test, fprobe_is_registered(&p->fp));
@@ -295,15 +302,19 @@ static void fpb_entry_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, p->data_null);
 	sprint_symbol_no_offset(name, p->ret_ip);
 	KUNIT_EXPECT_STREQ(test, name, "fpb_entry_test");
-	/* The call gave the recursion lock back. */
+	/* The handler ran under the task's bit, which the call gave back. */
+	KUNIT_EXPECT_TRUE(test, p->recursion & BIT(FGRAPH_LOCK_TASK_BIT));
 	KUNIT_EXPECT_FALSE(test, current->trace_recursion &
 				 BIT(FGRAPH_LOCK_TASK_BIT));
-	KUNIT_EXPECT_TRUE(test, preemptible());
+	KUNIT_EXPECT_EQ(test, preempt_count(), count);
 
 	/* From an interrupt, which takes the lock the general way. */
 	fpb_call_in_irq(6);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
 	KUNIT_EXPECT_EQ(test, p->arg0, 6UL);
+	KUNIT_EXPECT_FALSE(test, p->recursion & BIT(FGRAPH_LOCK_TASK_BIT));
+	KUNIT_EXPECT_TRUE(test, p->recursion &
+				BIT(TRACE_FTRACE_START + TRACE_CTX_IRQ));
 
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
 	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&p->fp));
