@@ -13,7 +13,7 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn stress series bench check docs clean
+.PHONY: help setup prepare run test nodyn stress series bench trace-call check docs clean
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
@@ -22,6 +22,7 @@ help:
 	@echo "make stress   build and boot the stress kernel (KASAN, kmemleak, lockdep, fault injection) and run harness/test-plan-stress"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
+	@echo "make trace-call  one hooked call of bench rows (ROWS='fgraph_1_user ...') single-stepped: instructions per function"
 	@echo "make check    checkpatch --strict over the series' own files"
 	@echo "make docs     kernel-doc over the series' files, htmldocs of Documentation/trace: no warning from ours"
 	@echo "make setup    install the Debian packages the others need (run by them)"
@@ -66,6 +67,10 @@ series: setup
 
 bench: setup
 	$(Q)$(H)/bench.sh $(OUT)/bench
+
+ROWS ?= nr_ops_relevant=1 fgraph_1_user fprobe_entry fprobe_entry_exit
+trace-call: setup
+	$(Q)$(H)/trace-call.sh $(OUT)/trace-call $(ROWS)
 
 check: prepare
 	$(Q)$(H)/check.sh $(SRC)

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make trace-call` guest side: hook one bench row's tracee, report
+# where the code of the call lives that kallsyms knows and the host's
+# System.map does not (the module's functions, run-time trampolines),
+# then call the tracee in the background until the host is done.
+out=$1 row=$2
+exec >"$out" 2>&1
+mods=/lib/modules/$(uname -r)
+many=1000000000
+fgb=/sys/module/fgraph_bench/parameters
+fpb=/sys/module/fprobe_bench/parameters
+ops() {
+	tracee=tracee_relevant
+	insmod "$(find $mods -name ftrace-ops.ko)" nr_function_calls=$many "$@" &
+}
+case "$row" in
+nr_ops_relevant=1)	ops nr_ops_relevant=1 ;;
+nr_ops_relevant=2)	ops nr_ops_relevant=2 ;;
+save_regs)		ops nr_ops_relevant=1 save_regs=1 ;;
+assist_recursion)	ops nr_ops_relevant=1 assist_recursion=1 ;;
+fgraph_1_user|fgraph_2_user)
+	tracee=fgb_tracee
+	users=${row#fgraph_}
+	insmod "$(find $mods -name fgraph_bench.ko)" users=${users%_user}
+	echo $many > $fgb/run & ;;
+fprobe_*)
+	tracee=fpb_tracee
+	insmod "$(find $mods -name fprobe_bench.ko)" mode=${row#fprobe_}
+	echo $many > $fpb/run & ;;
+*)	echo "@@error unknown row $row"
+	exit 1 ;;
+esac
+sleep 1
+grep -e '\[' /proc/kallsyms | grep -e ' [tT] ' | sed 's/^/@@sym /'
+echo "@@tracee $(awk -v n="$tracee" '$3 == n { print $1; exit }' /proc/kallsyms)"
+echo "@@ready"
+wait

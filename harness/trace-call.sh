@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Count the instructions of one hooked call, function by function: boot
+# the series' bench kernel (as `make bench` builds it) with QEMU's gdb
+# stub, have the guest hook the tracee of a bench row and call it, and
+# single-step one call from gdb (harness/trace-call.py).  What a row of
+# `make bench` costs, and where it goes.
+#
+# usage: trace-call.sh OUTDIR ROW...
+#   ROW: nr_ops_relevant=1 nr_ops_relevant=2 save_regs assist_recursion
+#        fgraph_1_user fgraph_2_user fprobe_<mode of fprobe_bench.ko>
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(realpath -m "$1")
+shift
+[ $# -gt 0 ] || { echo "usage: $0 OUTDIR ROW..." >&2; exit 2; }
+mkdir -p "$out"
+top=$(dirname "$out")
+src=$top/src-bench-series
+build=$top/build-bench-series
+
+"$here/prepare.py" --extra "$here/bench-patches/series" "$src"
+"$here/build.sh" "$src" "$build" bench
+"$here/initramfs.sh" "$src" "$build" "$out/initrd.cpio.gz"
+
+for row in "$@"; do
+	log=$out/$row
+	: > "$log.guest"
+	port=$((20000 + RANDOM % 20000))
+	qemu-system-x86_64 -M q35 -smp 2 -m 1G -nodefaults -display none \
+		-no-reboot -accel tcg -cpu max -gdb tcp:localhost:$port \
+		-kernel "$build/arch/x86/boot/bzImage" \
+		-initrd "$out/initrd.cpio.gz" \
+		-append "console=ttyS0 quiet panic=-1 nokaslr series.mode=trace series.row=$row" \
+		-serial "file:$log.console" -serial "file:$log.guest" &
+	qemu=$!
+	for _ in $(seq 600); do
+		grep -q '^@@\(ready\|error\)' "$log.guest" && break
+		kill -0 $qemu 2>/dev/null || break
+		sleep 1
+	done
+	if ! grep -q '^@@ready' "$log.guest"; then
+		kill $qemu 2>/dev/null || true
+		echo "[trace-call] $row: the guest did not get ready; see $log.console" >&2
+		exit 1
+	fi
+	echo "[trace-call] $row"
+	TRACE_PORT=$port TRACE_MAP=$build/System.map TRACE_SYMS=$log.guest \
+		TRACE_OUT=$log.pcs gdb -batch -nx -x "$here/trace-call.py" \
+		> "$log.txt" 2>&1 || true
+	kill $qemu 2>/dev/null || true
+	wait $qemu 2>/dev/null || true
+	grep -q '^@@total' "$log.txt" || {
+		echo "[trace-call] $row: gdb failed; see $log.txt" >&2; exit 1; }
+	sed -n '/^@@path/,$p' "$log.txt" | sed 's/^@@//'
+done
