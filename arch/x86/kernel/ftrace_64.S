@@ -136,19 +136,35 @@
 .endm
 
 /*
+ * CALL_DEPTH_ACCOUNT_TWO - account for two calls with one instruction:
+ * the site's call of the template, which went to no call thunk, and the
+ * template's call of its function, past that function's thunk.  Only
+ * where nothing between the two calls or returns.  Each call shifts the
+ * return depth right by RET_DEPTH_SHIFT, so two calls are one shift of
+ * twice that; and a NOP instead of two while the feature is off.
+ */
+.macro CALL_DEPTH_ACCOUNT_TWO
+#ifdef CONFIG_MITIGATION_CALL_DEPTH_TRACKING
+	ALTERNATIVE "", __stringify(sarq $(2 * RET_DEPTH_SHIFT), \
+		PER_CPU_VAR(pcpu_hot + X86_call_depth); \
+		CALL_THUNKS_DEBUG_INC_CALLS CALL_THUNKS_DEBUG_INC_CALLS), \
+		X86_FEATURE_CALL_DEPTH
+#endif
+.endm
+
+/*
  * light_enter - the frame of a template without full pt_regs, and the
  * load of its ops, which a copy points at its own.
  * @op_ptr: the label of that load, for the trampoline builder.
  *
  * On return %rdi, %rsi, %rdx and %rcx hold the four arguments of an
- * ops function.
+ * ops function.  The site's call is not accounted for yet (call depth
+ * tracking): the template does it.
  */
 .macro light_enter op_ptr
 	hook_enter
 	/* cs == 0 tells ftrace_get_regs() that this is not a full pt_regs. */
 	movq	$0, CS(%rsp)
-	/* The site called us directly, not through a call thunk. */
-	CALL_DEPTH_ACCOUNT
 
 SYM_INNER_LABEL(\op_ptr, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -191,7 +207,7 @@ EXPORT_SYMBOL(__fentry__)
 
 SYM_FUNC_START(ftrace_caller)
 	light_enter ftrace_caller_op_ptr
-	CALL_DEPTH_ACCOUNT
+	CALL_DEPTH_ACCOUNT_TWO
 
 SYM_INNER_LABEL(ftrace_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -222,6 +238,8 @@ STACK_FRAME_NON_STANDARD_FP(ftrace_caller)
  */
 SYM_FUNC_START(ftrace_guard_caller)
 	light_enter ftrace_guard_caller_op_ptr
+	/* The site called us directly, not through a call thunk. */
+	CALL_DEPTH_ACCOUNT
 	/* Preemption first: the guard is this CPU's from here on. */
 	incl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT)
 	movl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT), %eax
@@ -281,7 +299,6 @@ SYM_FUNC_START(ftrace_regs_caller)
 	/* First, before anything changes the flags. */
 	pushfq
 	hook_enter 8
-	CALL_DEPTH_ACCOUNT
 
 SYM_INNER_LABEL(ftrace_regs_caller_op_ptr, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -301,7 +318,7 @@ SYM_INNER_LABEL(ftrace_regs_caller_op_ptr, SYM_L_GLOBAL)
 	movq	%rcx, EFLAGS(%rsp)
 	ENCODE_FRAME_POINTER
 	movq	%rsp, %rcx
-	CALL_DEPTH_ACCOUNT
+	CALL_DEPTH_ACCOUNT_TWO
 
 SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
