@@ -43,7 +43,11 @@ def reg(name):
 
 def one_call(tracee):
     """The pcs of one call of the tracee, or None if it was not hooked."""
+    # Every vCPU runs until one meets the breakpoint; then that one
+    # alone steps, so that the others' work stays out of the count.
+    gdb.execute("set scheduler-locking off")
     gdb.execute("continue", to_string=True)
+    gdb.execute("set scheduler-locking on")
     if reg("pc") != tracee:
         return None
     ret = int(gdb.selected_inferior().read_memory(reg("sp"), 8).tobytes()[::-1].hex(), 16)
@@ -63,7 +67,6 @@ def main():
     gdb.execute("set pagination off")
     gdb.execute(f"target remote localhost:{os.environ['TRACE_PORT']}",
                 to_string=True)
-    gdb.execute("set scheduler-locking on")
     gdb.execute(f"break *{tracee:#x}", to_string=True)
     for _ in range(10):
         pcs = one_call(tracee)
