@@ -24,6 +24,11 @@ fgraph_1_user|fgraph_2_user)
 	users=${row#fgraph_}
 	insmod "$(find $mods -name fgraph_bench.ko)" users=${users%_user}
 	echo $many > $fgb/run & ;;
+fprobe_all_*)
+	# The first of the tracees the all_* modes spread their calls over.
+	tracee=fpb_spread0
+	insmod "$(find $mods -name fprobe_bench.ko)" mode=${row#fprobe_}
+	echo $many > $fpb/run & ;;
 fprobe_*)
 	tracee=fpb_tracee
 	insmod "$(find $mods -name fprobe_bench.ko)" mode=${row#fprobe_}
