@@ -7,8 +7,9 @@
 # `make bench` costs, and where it goes.
 #
 # usage: trace-call.sh OUTDIR ROW...
-#   ROW: nr_ops_relevant=1 nr_ops_relevant=2 save_regs assist_recursion
-#        fgraph_1_user fgraph_2_user fprobe_<mode of fprobe_bench.ko>
+#   ROW: the ftrace-ops.ko rows of `make bench` (nr_ops_relevant=N,
+#        1_relevant+5_irrelevant, save_regs, assist_recursion, assist_rcu),
+#        fgraph_1_user, fgraph_2_user, fprobe_<mode of fprobe_bench.ko>
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(realpath -m "$1")

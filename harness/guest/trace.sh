@@ -15,23 +15,22 @@ ops() {
 	insmod "$(find $mods -name ftrace-ops.ko)" nr_function_calls=$many "$@" &
 }
 case "$row" in
-nr_ops_relevant=1)	ops nr_ops_relevant=1 ;;
-nr_ops_relevant=2)	ops nr_ops_relevant=2 ;;
-save_regs)		ops nr_ops_relevant=1 save_regs=1 ;;
-assist_recursion)	ops nr_ops_relevant=1 assist_recursion=1 ;;
+nr_ops_relevant=*)	ops "$row" ;;
+1_relevant+5_irrelevant)	ops nr_ops_relevant=1 nr_ops_irrelevant=5 ;;
+save_regs|assist_recursion|assist_rcu)	ops nr_ops_relevant=1 "$row=1" ;;
 fgraph_1_user|fgraph_2_user)
 	tracee=fgb_tracee
 	users=${row#fgraph_}
 	insmod "$(find $mods -name fgraph_bench.ko)" users=${users%_user}
 	echo $many > $fgb/run & ;;
-fprobe_all_*)
-	# The first of the tracees the all_* modes spread their calls over.
-	tracee=fpb_spread0
-	insmod "$(find $mods -name fprobe_bench.ko)" mode=${row#fprobe_}
-	echo $many > $fpb/run & ;;
 fprobe_*)
-	tracee=fpb_tracee
-	insmod "$(find $mods -name fprobe_bench.ko)" mode=${row#fprobe_}
+	mode=${row#fprobe_}
+	# The all_* modes spread their calls: step the first of their tracees.
+	case "$mode" in
+	all_*)	tracee=fpb_spread0 ;;
+	*)	tracee=fpb_tracee ;;
+	esac
+	insmod "$(find $mods -name fprobe_bench.ko)" mode="$mode"
 	echo $many > $fpb/run & ;;
 *)	echo "@@error unknown row $row"
 	exit 1 ;;
