@@ -9,10 +9,10 @@
  * -icount shift=0, instructions).
  *
  * The all_* modes share the calls among FPB_SPREAD tracees instead.
- * With a probe on every function, the cost of a call depends on where
- * its function's address falls in the structures that map addresses to
- * probes (the series' table of sites, open addressing): the row is the
- * mean over functions at FPB_SPREAD addresses, not the luck of one.
+ * With a probe on every function, the cost of a call may depend on where
+ * its function's address falls in whatever structure a kernel looks
+ * addresses up in: the row is the mean over functions at FPB_SPREAD
+ * addresses, not the luck of one.
  *
  * The handlers count the calls of the tracee they see, and a run fails
  * with -EIO unless every call reached the handlers the mode has (and,

@@ -40,10 +40,10 @@ typedef void (*fprobe_exit_cb)(struct fprobe *fp, unsigned long entry_ip,
  * @entry_handler: called on entry, or NULL
  * @exit_handler: called on return, or NULL
  * @id: fprobe's own: non-zero while the probe is registered, and unique
- *	among all registrations, so that a call's frame names its probes
- *	without pointing at them
- * @hook: fprobe's own: while a probe without exit handler is
- *	registered, the ftrace_ops that calls its entry handler
+ *	among all registrations, so that a call's frame names its probe
+ *	without pointing at it
+ * @hook: fprobe's own: while the probe is registered, the ftrace_ops
+ *	that calls its handlers
  *
  * The owner zeroes it and sets the handlers, the size and the flags
  * before registering, and leaves them alone while it is registered

@@ -399,12 +399,14 @@ EXPORT_SYMBOL(__fentry__)
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
- * A hooked function returns here instead of to its caller. The return
- * consumed our address, so the stack has no return address on top:
- * push room for one, save the return registers in a struct ftrace_regs,
- * ask fgraph for the real return address and go there.
+ * return_to name, handler - a return trampoline.  A hooked function
+ * returns here instead of to its caller.  The return consumed our
+ * address, so the stack has no return address on top: push room for
+ * one, save the return registers in a struct ftrace_regs, ask the C
+ * @handler for the real return address and go there.
  */
-SYM_CODE_START(return_to_handler)
+.macro return_to name, handler
+SYM_CODE_START(\name)
 	UNWIND_HINT_UNDEFINED
 	ANNOTATE_NOENDBR
 	movq	%rsp, %rdi
@@ -419,7 +421,7 @@ SYM_CODE_START(return_to_handler)
 	/* A partial frame: no cs, so ftrace_get_regs() gives NULL. */
 	movq	$0, CS(%rsp)
 	movq	%rsp, %rdi
-	call	ftrace_return_to_handler
+	call	\handler
 	/*
 	 * The real return address goes where ours was, so that from here
 	 * on the frame is a function's at entry, as the hint above says,
@@ -435,5 +437,14 @@ SYM_CODE_START(return_to_handler)
 	 * return to it.
 	 */
 	ret_to_stack_top addq $8, %rsp
-SYM_CODE_END(return_to_handler)
+SYM_CODE_END(\name)
+.endm
+
+/* Calls the graph users took. */
+return_to return_to_handler, ftrace_return_to_handler
+
+#ifdef CONFIG_FPROBE
+/* Calls an fprobe exit probe took (kernel/trace/ftrace/fprobe_calls.c). */
+return_to fprobe_return_to_handler, fprobe_frame_return
+#endif
 #endif

@@ -140,6 +140,16 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
 	return fgf_ret(stack, start);
 }
 
+/* Is @ret a return trampoline: return_to_handler, or fprobe's? */
+static bool fgf_trampoline(unsigned long ret)
+{
+	if (IS_ENABLED(CONFIG_FPROBE) &&
+	    ret == (unsigned long)fprobe_return_to_handler)
+		return true;
+	return ret == (unsigned long)
+		dereference_kernel_function_descriptor(return_to_handler);
+}
+
 /**
  * ftrace_graph_ret_addr - the real return address behind return_to_handler
  * @task: the task whose stack is being unwound
@@ -147,9 +157,10 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
  * @ret: the return address found on the stack
  * @retp: where it was found
  *
- * For unwinders: a return address that is return_to_handler stands for
- * the one the frame for @retp saved.  A tail call leaves several frames
- * for one @retp, all but the first saving return_to_handler.
+ * For unwinders: a return address that is return_to_handler (or fprobe's
+ * return trampoline) stands for the one the frame for @retp saved.  A
+ * tail call, or several hooks on one function, leave several frames for
+ * one @retp, all but the first saving a trampoline.
  *
  * Return: the real address, or @ret if it is not return_to_handler or no
  * frame matches.
@@ -157,19 +168,17 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
 unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
 				    unsigned long ret, unsigned long *retp)
 {
-	unsigned long handler = (unsigned long)
-		dereference_kernel_function_descriptor(return_to_handler);
 	unsigned long *stack = READ_ONCE(task->ret_stack);
 	struct ftrace_ret_stack *frame;
 	int start;
 
-	if (ret != handler || !idx)
+	if (!fgf_trampoline(ret) || !idx)
 		return ret;
 	/* *idx is one more than the last frame found: 0 means none yet. */
 	start = *idx ? *idx - 1 : READ_ONCE(task->curr_ret_stack);
 	while ((start = fgraph_frame_below(stack, start)) >= 0) {
 		frame = fgf_ret(stack, start);
-		if (frame->retp == retp && frame->ret != handler) {
+		if (frame->retp == retp && !fgf_trampoline(frame->ret)) {
 			*idx = start + 1;
 			return frame->ret;
 		}

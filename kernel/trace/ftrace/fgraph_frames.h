@@ -289,10 +289,164 @@ static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
 	if (first < 0)
 		return -1;
 	*frame = fgf_ret(stack, first);
-	call->top = &stack[pos - 1];
 	*users = word & FGW_USERS;
 	*epoch = word & FGW_EPOCH;
 	return first;
 }
+
+/*
+ * The frame of an fprobe exit probe's call.  The probe's own hook pushes
+ * it, not the entry path, and points the call's return at a trampoline
+ * of fprobe's, fprobe_return_to_handler, which calls
+ * fprobe_frame_return(): no graph user is called for it.  From its first
+ * word up:
+ *
+ *	struct ftrace_ret_stack		FGRAPH_RET_WORDS words
+ *	frame word			closed, no users
+ *	the probe's id
+ *	where its entry data is		NULL if n is 0
+ *	the probe's entry data		n words
+ *	data word			FGW_FPROBE, the probe's entry, n + 2
+ *
+ * To every other reader it is a frame like the graph's (the walkers
+ * follow the data word down to the frame word), and it counts in no
+ * call depth: calls seen by the graph users look as they would without
+ * the probe.  Its calltime and subtime are left as they were: only the
+ * return callbacks of the call's own users read them.
+ */
+#define FGW_FPROBE		BIT(61)
+#define FGW_ENTRY		GENMASK(60, 26)
+
+/* The words of the frame of a probe with @n words of entry data. */
+#define FGRAPH_FPROBE_WORDS(n)	(FGRAPH_RET_WORDS + 4 + (n))
+
+/* The words of the frame after the struct ftrace_ret_stack. */
+#define FGF_FPROBE_ID		(FGRAPH_RET_WORDS + 1)
+#define FGF_FPROBE_DATA		(FGRAPH_RET_WORDS + 2)
+
+static_assert(FGRAPH_FPROBE_WORDS(FGRAPH_MAX_DATA_SIZE / sizeof(long)) <
+	      FGRAPH_VARS);
+
+/*
+ * The data word of such a frame, for a probe whose entry in fprobe_exits
+ * is @entry words from the table's start; 0 if that is too far.
+ */
+static inline unsigned long fgraph_fprobe_word(unsigned long entry,
+					       unsigned int n)
+{
+	if (entry > FIELD_MAX(FGW_ENTRY))
+		return 0;
+	return fgf_data_word(0, n + 2, FGRAPH_FPROBE_WORDS(n) - 1) |
+	       FGW_FPROBE | FIELD_PREP(FGW_ENTRY, entry);
+}
+
+/* The entry field of @dword: two shifts, no 35-bit mask to load. */
+static __always_inline unsigned long fgf_fprobe_entry(unsigned long dword)
+{
+	static_assert(GENMASK(60, 26) == FGW_ENTRY);
+	return dword << 3 >> 29;
+}
+
+/*
+ * Is @word, the top word of a stack, the data word of a probe's frame?
+ * The three bits are the word's highest.
+ */
+static __always_inline bool fgf_fprobe_top(unsigned long word)
+{
+	static_assert((FGW_TAG | FGW_FPROBE) == GENMASK(63, 61));
+	return word >= (FGW_TAG | FGW_FPROBE);
+}
+
+/*
+ * How the frames of one probe are laid out, set when it registers:
+ * @words, FGRAPH_FPROBE_WORDS() of its entry data; @dword, the data word
+ * on top, fgraph_fprobe_word(); @mask, all ones if it keeps entry data,
+ * else 0 (its handlers' entry data is then NULL).
+ */
+struct fgraph_fprobe {
+	unsigned long	words;
+	unsigned long	dword;
+	unsigned long	mask;
+};
+
+/*
+ * Is there room for the frame a probe pushes now, of @words words?  Set
+ * *@stack to the task's stack and *@first to where the frame would
+ * begin.  False also if the task has no stack (*@stack NULL).
+ */
+static __always_inline bool fgraph_fprobe_room(unsigned long **stack,
+					       long *first, unsigned long words)
+{
+	/* Never negative: as unsigned, it needs no sign extension. */
+	*first = (unsigned int)current->curr_ret_stack;
+	/* Pairs with fgs_give(): a stack is published after its fields. */
+	*stack = smp_load_acquire(&current->ret_stack);
+	return likely(*stack) && likely(*first + words <= FGRAPH_VARS);
+}
+
+/**
+ * fgraph_fprobe_push - push the frame of a call an exit probe takes
+ * @stack: the task's stack, as fgraph_fprobe_room() gave it, with room
+ * @first: where the frame begins, as fgraph_fprobe_room() gave it
+ * @words: what fgraph_fprobe_room() was given, @lay's words
+ * @func: the function called
+ * @retp: where its return address is stored
+ * @lay: the layout of the probe's frames
+ * @id: where the probe's id is
+ *
+ * Preemption off, the recursion lock of the function hooks held.  The
+ * rest of the layout and the id are read where they are stored.
+ *
+ * Return: the entry data, or NULL if the probe keeps none.
+ */
+static __always_inline void *
+fgraph_fprobe_push(unsigned long *stack, long first, unsigned long words,
+		   unsigned long func, unsigned long *retp,
+		   const struct fgraph_fprobe *lay, const u64 *id)
+{
+	unsigned long *f = &stack[first];
+	struct ftrace_ret_stack *frame = (struct ftrace_ret_stack *)f;
+	unsigned long dword = lay->dword, data;
+
+	/* fgf_put_top(), from the frame's first word. */
+	WRITE_ONCE(f[words - 1], dword);
+	barrier();
+	WRITE_ONCE(current->curr_ret_stack, first + words);
+	barrier();
+	WRITE_ONCE(f[words - 1], dword);
+	frame->ret = *retp;
+	frame->func = func;
+	frame->retp = retp;
+	f[FGRAPH_RET_WORDS] = FIELD_PREP_CONST(FGW_TAG, FGW_CLOSED);
+	f[FGF_FPROBE_ID] = *id;
+	data = (unsigned long)&f[FGF_FPROBE_DATA + 1] & lay->mask;
+	f[FGF_FPROBE_DATA] = data;
+	return (void *)data;
+}
+
+/*
+ * Drop the frame on top, that of an exit probe's call whose entry
+ * handler declined it: the return address goes back first, from the
+ * frame, then the frame.
+ */
+static __always_inline void fgraph_fprobe_drop(void)
+{
+	unsigned long *stack = current->ret_stack;
+	int pos = current->curr_ret_stack;
+	int first = pos - 1 - (int)FIELD_GET(FGW_DIST, stack[pos - 1]);
+	struct ftrace_ret_stack *frame = fgf_ret(stack, first);
+
+	*frame->retp = frame->ret;
+	barrier();
+	current->curr_ret_stack = first;
+}
+
+/*
+ * The arch's return trampoline for those frames, and what it calls
+ * (fprobe_calls.c) with the return registers, for the real return
+ * address.
+ */
+void fprobe_return_to_handler(void);
+unsigned long fprobe_frame_return(struct ftrace_regs *fregs);
 
 #endif /* _KERNEL_TRACE_FTRACE_FGRAPH_FRAMES_H */

@@ -4,8 +4,9 @@
  * graph hooks keep the return addresses they replaced and what their
  * users store per call.
  *
- * While a graph user is registered (ftrace_graph_active), every task
- * has a stack: the tasks that exist get one when the first user
+ * While a graph user is registered (ftrace_graph_active), or a hook
+ * outside the graph that pushes frames of its own (fgraph_frames_get()),
+ * every task has a stack: the tasks that exist get one when the first user
  * registers, a task that is forked gets one at fork, and the idle task
  * of a CPU gets one when the CPU comes online, emptied before the CPU
  * starts (an idle task that went offline left frames it never returns
@@ -70,6 +71,15 @@ static unsigned long fgs_puts, fgs_puts_waited;
 static void fgs_reap_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(fgs_reap_work, fgs_reap_fn);
 
+/* The hooks outside the graph that push frames; under ftrace_lock. */
+static int fgs_frame_users;
+
+/* Should every task have a stack? */
+static bool fgs_wanted(void)
+{
+	return READ_ONCE(ftrace_graph_active) || READ_ONCE(fgs_frame_users);
+}
+
 /* A stack, counted; KUnit may make it fail (fgraph_stacks_kunit.c). */
 unsigned long *fgraph_stack_alloc(void)
 {
@@ -118,7 +128,7 @@ void ftrace_graph_init_idle_task(struct task_struct *t, int cpu)
 	t->curr_ret_depth = -1;
 	/* An idle task has no parent to inherit a stack from. */
 	WARN_ON_ONCE(t->ret_stack && t->ret_stack != stack);
-	if (!ftrace_graph_active)
+	if (!fgs_wanted())
 		return;
 	if (!stack) {
 		stack = fgraph_stack_alloc();
@@ -144,7 +154,7 @@ void ftrace_graph_init_task(struct task_struct *t)
 	t->ret_stack = NULL;
 	t->curr_ret_stack = 0;
 	t->curr_ret_depth = -1;
-	if (!ftrace_graph_active)
+	if (!fgs_wanted())
 		return;
 	stack = fgraph_stack_alloc();
 	if (stack)
@@ -360,7 +370,7 @@ static void fgs_mend_fn(struct work_struct *work)
 	/* Full barrier: a task the walk misses asks again, and is heard. */
 	xchg(&fgs_mend_wanted, 0);
 	mutex_lock(&ftrace_lock);
-	if (ftrace_graph_active)
+	if (fgs_wanted())
 		ret = fgraph_stacks_get();
 	mutex_unlock(&ftrace_lock);
 	if (ret)
@@ -409,6 +419,39 @@ void fgraph_stacks_put(void)
 	WRITE_ONCE(fgs_puts, fgs_puts + 1);
 	WRITE_ONCE(fgs_retry_delay, FGS_RETRY_FIRST);
 	mod_delayed_work(system_unbound_wq, &fgs_reap_work, 0);
+}
+
+/**
+ * fgraph_frames_get - stacks for a hook that pushes frames of its own
+ *
+ * For a hook outside the graph users that keeps calls' frames on the
+ * tasks' stacks (fprobe's exit probes): every task has a stack until the
+ * matching fgraph_frames_put(), as while a graph user is registered.
+ *
+ * Return: 0, or a negative errno.
+ */
+int fgraph_frames_get(void)
+{
+	int ret = 0;
+
+	guard(mutex)(&ftrace_lock);
+	if (!fgs_wanted())
+		ret = fgraph_stacks_get();
+	if (ret) {
+		fgraph_stacks_put();
+		return ret;
+	}
+	WRITE_ONCE(fgs_frame_users, fgs_frame_users + 1);
+	return 0;
+}
+
+/* The hook of a fgraph_frames_get() is gone: stacks may be taken back. */
+void fgraph_frames_put(void)
+{
+	guard(mutex)(&ftrace_lock);
+	WRITE_ONCE(fgs_frame_users, fgs_frame_users - 1);
+	if (!fgs_wanted())
+		fgraph_stacks_put();
 }
 
 /* At most this many stacks are taken back in one pass. */
@@ -472,7 +515,7 @@ static void fgs_reap_fn(struct work_struct *work)
 	}
 	mutex_lock(&ftrace_lock);
 	/* A user came since, and may have left: its put queued a pass. */
-	if (ftrace_graph_active || fgs_puts != puts) {
+	if (fgs_wanted() || fgs_puts != puts) {
 		mutex_unlock(&ftrace_lock);
 		kfree(list);
 		return;
@@ -557,7 +600,7 @@ int fgraph_stacks_forget_idle(int cpu)
 	unsigned long *stack;
 
 	guard(mutex)(&ftrace_lock);
-	if (ftrace_graph_active || READ_ONCE(idle->curr_ret_stack))
+	if (fgs_wanted() || READ_ONCE(idle->curr_ret_stack))
 		return -EBUSY;
 	stack = per_cpu(fgs_idle_stack, cpu);
 	WRITE_ONCE(idle->ret_stack, NULL);

@@ -17,6 +17,10 @@ struct task_struct;
 int fgraph_stacks_get(void);
 void fgraph_stacks_put(void);
 
+/* Takes ftrace_lock: a hook outside the graph that pushes frames. */
+int fgraph_frames_get(void);
+void fgraph_frames_put(void);
+
 /* The entry path of a task without a stack: have it given one soon. */
 void fgraph_stacks_missing(void);
 

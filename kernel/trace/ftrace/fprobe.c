@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fprobe's registry: register_fprobe() and the other ways in, the way
- * out, and what becomes of probes whose functions' text goes.
- *
- * A probe without exit handler has a hook, an ftrace_ops of its own on
- * its functions.  A probe with one is in the table of sites (fprobe.h),
- * whose sites are exactly those fprobe_graph_ops (fprobe_calls.c) hooks,
- * beyond the ones a failed unhook left (calls there find no site, and
- * cost a lookup); the graph user is registered while the table has a
- * site.
+ * out, what becomes of probes whose functions' text goes, and the table
+ * of exit probes (fprobe.h).
  *
  * Lock order: fprobe_mutex, then ftrace_lock (matching patterns,
- * changing an ops' filter), then what the code update takes.
+ * changing an ops' filter, the stacks of fgraph_frames_get()), then what
+ * the code update takes.
  */
 #include <kunit/static_stub.h>
 #include <linux/err.h>
@@ -22,73 +17,115 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
-#include "fgraph.h"
+#include "fgraph_frames.h"
 #include "fprobe.h"
 #include "hash.h"
 #include "modules.h"
 #include "tracefs.h"
 
 /*
- * Protects the table's writers, fprobe_next_id, every fp->id and
- * fp->hook, fprobe_hooks, and the registration and filter of
- * fprobe_graph_ops.
+ * Protects fprobe_next_id, every fp->id and fp->hook, fprobe_hooks and
+ * the writers of fprobe_exits.
  */
 static DEFINE_MUTEX(fprobe_mutex);
 
-struct fprobe_table __rcu *fprobe_sites;
-
-/* The hooks of the registered probes without exit handlers. */
+/* The hooks of the registered probes. */
 static LIST_HEAD(fprobe_hooks);
 
-/* Ids are never reused: a block on a sleeping task's stack may name one. */
+/* Ids are never reused: a frame on a sleeping task's stack may name one. */
 static u64 fprobe_next_id = 1;
 
-static struct fprobe_table *fprobe_current(void)
+struct fprobe_exit __rcu *fprobe_exits;
+unsigned long fprobe_exits_nr;
+
+static struct fprobe_exit *fprobe_exits_now(void)
 {
-	return rcu_dereference_protected(fprobe_sites,
+	return rcu_dereference_protected(fprobe_exits,
 					 lockdep_is_held(&fprobe_mutex));
 }
 
-/* Publish @t (an empty one as NULL), and return it. */
-static struct fprobe_table *fprobe_publish(struct fprobe_table *t)
-{
-	if (t && !t->count) {
-		fprobe_table_free(t, NULL);
-		t = NULL;
-	}
-	rcu_assign_pointer(fprobe_sites, t);
-	return t;
-}
-
-/* Wait for every CPU to leave the call paths, then free @old. */
-static void fprobe_retire(struct fprobe_table *old, struct fprobe_table *new)
-{
-	synchronize_rcu_tasks_rude();
-	fprobe_table_free(old, new);
-}
-
 /**
- * fprobe_sites_hook - make the graph user hook @ips too
- * @ips: the functions, already in the published table
- * @nr: how many
- * @first: the table had no site before: start the graph user
+ * fprobe_exits_alloc - a zeroed table of exit probes
+ * @nr: its entries
  *
- * Return: 0, or the error of hooking them.
+ * Return: the table, or NULL.
  */
-int fprobe_sites_hook(unsigned long *ips, unsigned int nr, bool first)
+struct fprobe_exit *fprobe_exits_alloc(unsigned long nr)
 {
-	struct ftrace_ops *ops = &fprobe_graph_ops.ops;
+	KUNIT_STATIC_STUB_REDIRECT(fprobe_exits_alloc, nr);
+	return kvcalloc(nr, sizeof(struct fprobe_exit), GFP_KERNEL);
+}
+
+/* A free entry of fprobe_exits, after a larger table if it has none. */
+static long fprobe_exit_free_entry(void)
+{
+	struct fprobe_exit *old = fprobe_exits_now(), *new;
+	unsigned long i, nr = fprobe_exits_nr;
+
+	for (i = 0; i < nr; i++)
+		if (!old[i].id)
+			return i;
+	nr = max(64UL, 2 * nr);
+	if ((nr - 1) * FPROBE_EXIT_WORDS > FIELD_MAX(FGW_ENTRY))
+		return -ENOSPC;
+	new = fprobe_exits_alloc(nr);
+	if (!new)
+		return -ENOMEM;
+	/* Entries change only under fprobe_mutex: the copy is exact. */
+	if (old)
+		memcpy(new, old, fprobe_exits_nr * sizeof(*old));
+	rcu_assign_pointer(fprobe_exits, new);
+	if (old) {
+		synchronize_rcu_tasks_rude();
+		kvfree(old);
+	}
+	i = fprobe_exits_nr;
+	WRITE_ONCE(fprobe_exits_nr, nr);
+	return i;
+}
+
+/*
+ * Make @hook the hook of @fp, an exit probe: an entry in fprobe_exits,
+ * the layout of its frames, and stacks for every task.
+ */
+static int fprobe_exit_add(struct fprobe *fp, struct fprobe_hook *hook)
+{
+	struct fprobe_exit *e;
+	unsigned int words;
+	long index;
 	int ret;
 
-	KUNIT_STATIC_STUB_REDIRECT(fprobe_sites_hook, ips, nr, first);
-	ret = ftrace_set_filter_ips(ops, ips, nr, 0, 0);
-	if (ret || !first)
-		return ret;
-	ret = register_ftrace_graph_missed(&fprobe_graph_ops,
-					   fprobe_graph_missed);
+	index = fprobe_exit_free_entry();
+	if (index < 0)
+		return index;
+	ret = fgraph_frames_get();
 	if (ret)
-		ftrace_free_filter(ops);
-	return ret;
+		return ret;
+	words = DIV_ROUND_UP(fp->entry_data_size, sizeof(long));
+	hook->ops.func = fp->entry_handler ? fprobe_exit_hook_func :
+					     fprobe_exit_only_hook_func;
+	hook->index = index;
+	hook->frame.words = FGRAPH_FPROBE_WORDS(words);
+	hook->frame.dword = fgraph_fprobe_word(index * FPROBE_EXIT_WORDS,
+					       words);
+	hook->frame.mask = words ? ~0UL : 0;
+	e = &fprobe_exits_now()[index];
+	WRITE_ONCE(e->fp, fp);
+	/* Pairs with fprobe_exit_find(): the probe is seen before its id. */
+	smp_wmb();
+	WRITE_ONCE(e->id, fp->id);
+	return 0;
+}
+
+/*
+ * Take @hook's probe out of fprobe_exits, once its ops is off: after the
+ * wait no return path holds the probe, and the entry may be reused.
+ */
+static void fprobe_exit_remove(struct fprobe_hook *hook)
+{
+	WRITE_ONCE(fprobe_exits_now()[hook->index].id, 0);
+	synchronize_rcu_tasks_rude();
+	fgraph_frames_put();
 }
 
 /* Keep of @ips the patch sites whose text stays; return how many. */
@@ -102,43 +139,31 @@ static unsigned int fprobe_live_ips(unsigned long *ips, unsigned int nr)
 	return live;
 }
 
-/*
- * Stop the graph user hooking @ips, or stop it when the table has no
- * site @left (its filter must never be empty while it runs: that would
- * hook every function).  An ip whose text went has no site to unhook.
- */
-static void fprobe_sites_unhook(unsigned long *ips, unsigned int nr, bool left)
-{
-	struct ftrace_ops *ops = &fprobe_graph_ops.ops;
-
-	if (!left) {
-		unregister_ftrace_graph(&fprobe_graph_ops);
-		ftrace_free_filter(ops);
-		return;
-	}
-	nr = fprobe_live_ips(ips, nr);
-	/* On failure they stay hooked, and calls there find no site. */
-	if (nr)
-		ftrace_set_filter_ips(ops, ips, nr, 1, 0);
-}
-
-/* Give @fp, which has no exit handler, a hook on @ips. */
+/* Give @fp a hook on @ips. */
 static int fprobe_hook_add(struct fprobe *fp, unsigned long *ips,
 			   unsigned int nr)
 {
 	struct fprobe_hook *hook = kzalloc(sizeof(*hook), GFP_KERNEL);
-	int ret;
+	int ret = 0;
 
 	if (!hook)
 		return -ENOMEM;
 	hook->ops.func = fprobe_hook_func;
 	hook->ops.flags = FTRACE_OPS_FL_SAVE_ARGS;
 	hook->ops.private = fp;
+	if (fp->exit_handler)
+		ret = fprobe_exit_add(fp, hook);
+	if (ret) {
+		kfree(hook);
+		return ret;
+	}
 	ret = ftrace_set_filter_ips(&hook->ops, ips, nr, 0, 0);
 	if (!ret)
 		ret = register_ftrace_function(&hook->ops);
 	if (ret) {
 		ftrace_free_filter(&hook->ops);
+		if (hook->frame.words)
+			fprobe_exit_remove(hook);
 		kfree(hook);
 		return ret;
 	}
@@ -156,6 +181,8 @@ static void fprobe_hook_free(struct fprobe *fp)
 	if (hook->hooked)
 		unregister_ftrace_function(&hook->ops);
 	ftrace_free_filter(&hook->ops);
+	if (hook->frame.words)
+		fprobe_exit_remove(hook);
 	list_del(&hook->node);
 	kfree(hook);
 	fp->hook = NULL;
@@ -180,27 +207,6 @@ static bool fprobe_site_live(unsigned long ip)
 	return mod->state != MODULE_STATE_GOING;
 }
 
-/* Add @fp, which has an exit handler, on @ips to the table; hook them. */
-static int fprobe_sites_add(struct fprobe *fp, unsigned long *ips,
-			    unsigned int nr)
-{
-	struct fprobe_table *old = fprobe_current(), *new;
-	int ret;
-
-	new = fprobe_table_add(old, fp, ips, nr);
-	if (IS_ERR(new))
-		return PTR_ERR(new);
-	fprobe_publish(new);
-	ret = fprobe_sites_hook(ips, nr, !old);
-	if (ret) {
-		fprobe_publish(old);
-		fprobe_retire(new, old);
-		return ret;
-	}
-	fprobe_retire(old, new);
-	return 0;
-}
-
 /* Register @fp on @ips (sorted, no repeats). */
 static int fprobe_add(struct fprobe *fp, unsigned long *ips, unsigned int nr)
 {
@@ -215,14 +221,11 @@ static int fprobe_add(struct fprobe *fp, unsigned long *ips, unsigned int nr)
 			return -ENOENT;
 	/*
 	 * Even a registration that fails uses its id up: calls may have
-	 * seen the probe in the table, and left blocks naming it.
+	 * left frames naming it.
 	 */
 	fp->id = fprobe_next_id++;
 	fp->nmissed = 0;
-	if (fp->exit_handler)
-		ret = fprobe_sites_add(fp, ips, nr);
-	else
-		ret = fprobe_hook_add(fp, ips, nr);
+	ret = fprobe_hook_add(fp, ips, nr);
 	if (ret)
 		fp->id = 0;
 	return ret;
@@ -238,36 +241,6 @@ unsigned long *fprobe_ips_alloc(unsigned int nr)
 {
 	KUNIT_STATIC_STUB_REDIRECT(fprobe_ips_alloc, nr);
 	return kmalloc_array(nr, sizeof(unsigned long), GFP_KERNEL);
-}
-
-/*
- * Take what @cut names out of the table, and unhook the sites left with
- * no probe.  Cannot fail: short of memory, the probes are cleared in
- * place and the sites stay hooked.
- */
-static void fprobe_cut(const struct fprobe_cut *cut)
-{
-	struct fprobe_table *old = fprobe_current(), *new;
-	unsigned long *lost;
-	unsigned int nr;
-
-	if (!fprobe_table_cuts(old, cut))
-		return;
-	new = fprobe_table_cut(old, cut);
-	lost = fprobe_ips_alloc(old->count);
-	if (IS_ERR(new) || !lost) {
-		if (!IS_ERR(new))
-			fprobe_table_free(new, old);
-		kfree(lost);
-		fprobe_table_clear(old, cut);
-		synchronize_rcu_tasks_rude();
-		return;
-	}
-	nr = fprobe_table_lost(old, new, lost);
-	new = fprobe_publish(new);
-	fprobe_sites_unhook(lost, nr, !!new);
-	fprobe_retire(old, new);
-	kfree(lost);
 }
 
 /*
@@ -554,18 +527,12 @@ EXPORT_SYMBOL_GPL(fprobe_is_registered);
  */
 int unregister_fprobe(struct fprobe *fp)
 {
-	struct fprobe_cut cut = { };
-
 	if (!fp)
 		return -EINVAL;
 	guard(mutex)(&fprobe_mutex);
 	if (!fp->id)
 		return -EINVAL;
-	cut.id = fp->id;
-	if (fp->hook)
-		fprobe_hook_free(fp);
-	else
-		fprobe_cut(&cut);
+	fprobe_hook_free(fp);
 	WRITE_ONCE(fp->id, 0);
 	return 0;
 }
@@ -585,15 +552,14 @@ static bool fprobe_in_module_init(unsigned long ip, void *mod)
  * fprobe_cut_functions - take functions out of every probe
  * @cut: its gone() names them
  *
- * Out of the table of sites and out of each hook; the probes stay
- * registered.  Cannot fail: short of memory, a hook stops altogether.
+ * Out of each hook; the probes stay registered.  Cannot fail: short
+ * of memory, a hook stops altogether.
  */
 void fprobe_cut_functions(const struct fprobe_cut *cut)
 {
 	struct fprobe_hook *hook;
 
 	guard(mutex)(&fprobe_mutex);
-	fprobe_cut(cut);
 	list_for_each_entry(hook, &fprobe_hooks, node)
 		if (hook->hooked)
 			fprobe_hook_cut(hook, cut);

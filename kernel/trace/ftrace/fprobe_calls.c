@@ -2,20 +2,19 @@
 /*
  * fprobe's call paths.
  *
- * A probe without exit handler is called from its hook, an ftrace_ops of
- * its own on its functions: no lookup, and no frame on the shadow stack.
- * Probes with exit handlers are called from fprobe_graph_ops, a user of
- * the function graph.  Its entry callback reserves one block on the
- * call's frame for the probes of the site, and each probe that takes
- * the call leaves a header there (its id and the size of its storage)
- * followed by its storage; the return callback walks the headers and
- * calls the exit handler of each probe still on the site.  A probe that
- * was unregistered meanwhile is no longer on the site, and is not
- * called: the block names it by id, which no later probe reuses.
+ * Every probe is called from its hook (fprobe.h).  A probe without exit
+ * handler has its entry handler called, and that is all.  A probe with
+ * one pushes a frame for the call on the task's shadow stack, with its
+ * entry data, and points the call's return at fprobe_return_to_handler
+ * before its entry handler runs; when the call returns, that trampoline
+ * calls fprobe_frame_return(), which finds the probe by the frame's
+ * entry in fprobe_exits and its id, calls its exit handler and pops the
+ * frame.  A probe unregistered meanwhile is not found: the frame is
+ * popped, and the call returns where it would have.
  *
  * Both paths run with preemption off and hold the recursion lock of the
- * function hooks; the tables they read are freed only after a wait for
- * every CPU to leave them (fprobe.h).
+ * function hooks while they call handlers; an unregistered probe's entry
+ * in fprobe_exits is cleared before a wait for every CPU to leave them.
  */
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
@@ -25,7 +24,7 @@
 #include "fgraph_frames.h"
 #include "fprobe.h"
 
-/* Is @fp, read from a site, on and enabled? */
+/* Is @fp, as a frame names it, still registered and enabled? */
 static __always_inline bool fprobe_on(struct fprobe *fp)
 {
 	return fp && !(READ_ONCE(fp->flags) & FPROBE_FL_DISABLED);
@@ -35,31 +34,6 @@ static __always_inline bool fprobe_on(struct fprobe *fp)
 static __always_inline bool fprobe_kshared(struct fprobe *fp)
 {
 	return fp->flags & FPROBE_FL_KPROBE_SHARED;
-}
-
-/* A call the probes from @from on at @site did not see. */
-static noinline void fprobe_miss(struct fprobe_site *site, unsigned int from)
-{
-	unsigned int i;
-
-	for (i = from; i < site->nr; i++) {
-		struct fprobe *fp = READ_ONCE(site->at[i].fp);
-
-		if (fprobe_on(fp))
-			fp->nmissed++;
-	}
-}
-
-/* A call of @ip that no probe with an exit handler saw. */
-static void fprobe_miss_ip(unsigned long ip)
-{
-	struct fprobe_site *site;
-
-	preempt_disable_notrace();
-	site = fprobe_site_find(fprobe_table(), ip);
-	if (site)
-		fprobe_miss(site, 0);
-	preempt_enable_notrace();
 }
 
 /*
@@ -168,148 +142,241 @@ void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
- * The entry handlers of the probes of @site that have room in @block,
- * each leaving its header there if it takes the call.  Return: whether
- * one did.
+ * An exit probe's frame for the call could not be pushed: count the
+ * miss, and have the task given a stack if it has none.
  */
-static noinline int fprobe_enter_each(struct fprobe_site *site,
-				      unsigned long *block, unsigned long ip,
-				      unsigned long ret_ip,
-				      struct ftrace_regs *fregs)
+static noinline __cold void fprobe_no_frame(struct fprobe *fp)
 {
-	unsigned int i, n = 0;
+	fp->nmissed++;
+	if (!current->ret_stack)
+		fgraph_stacks_missing();
+}
 
-	for (i = 0; i < site->nr_fit; i++) {
-		const struct fprobe_at *at = &site->at[i];
-		struct fprobe *fp = READ_ONCE(at->fp);
-
-		if (!fprobe_on(fp) ||
-		    fprobe_call_entry(fp, ip, ret_ip, fregs,
-				      fprobe_at_words(at) ? &block[n + 1] : NULL))
-			continue;
-		block[n] = at->hdr;
-		n += 1 + fprobe_at_words(at);
-	}
-	if (site->nr_fit < site->nr)
-		fprobe_miss(site, site->nr_fit);
-	if (n < site->block)
-		block[n] = 0;
-	return n != 0;
+/* Where the hooked function's return address is: its stack pointer. */
+static __always_inline unsigned long *fprobe_retp(struct ftrace_regs *fregs)
+{
+	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
 }
 
 /*
- * fprobe_graph_ops' entry: reserve the call's block, and offer the call
- * to the probes of its site.  Most sites have one probe: its header goes
- * in first, so that nothing is live across its handler.
+ * Push the call's frame and take its return, the lock held; set *@data
+ * to the entry data for the entry handler.  False if there is no room
+ * for the frame, and the call is missed.
  */
-static int fprobe_graph_entry(struct ftrace_graph_ent *trace,
-			      struct fgraph_ops *gops,
-			      struct ftrace_regs *fregs)
+static __always_inline bool fprobe_exit_push(struct fprobe_hook *hook,
+					     struct fprobe *fp,
+					     unsigned long ip,
+					     struct ftrace_regs *fregs,
+					     void **data)
 {
-	unsigned long ip = trace->func, ret_ip, *block = NULL;
-	const struct fprobe_at *at;
-	struct fprobe_site *site;
-	struct fprobe *fp;
+	unsigned long words = hook->frame.words, *retp, *stack;
+	long first;
 
-	site = fprobe_site_find(fprobe_table(), ip);
-	if (unlikely(!site))
-		return 0;
-	if (likely(site->nr_fit))
-		block = fgraph_call_reserve(trace, gops->idx, site->block);
-	if (unlikely(!block)) {
-		fprobe_miss(site, 0);
-		return 0;
+	if (unlikely(!fgraph_fprobe_room(&stack, &first, words))) {
+		fprobe_no_frame(fp);
+		return false;
 	}
-	ret_ip = fgraph_call_frame(trace)->ret;
-	if (unlikely(site->nr != 1))
-		return fprobe_enter_each(site, block, ip, ret_ip, fregs);
-	at = &site->at[0];
-	fp = READ_ONCE(at->fp);
-	if (!fprobe_on(fp))
-		return 0;
-	block[0] = at->hdr;
-	return !fprobe_call_entry(fp, ip, ret_ip, fregs,
-				  fprobe_at_words(at) ? &block[1] : NULL);
+	retp = fprobe_retp(fregs);
+	*data = fgraph_fprobe_push(stack, first, words, ip, retp, &hook->frame,
+				   &fp->id);
+	*retp = (unsigned long)fprobe_return_to_handler;
+	return true;
+}
+
+/* fprobe_exit_hook_func() for any call: the lock taken the general way. */
+static noinline __cold void fprobe_exit_hook_general(struct fprobe_hook *hook,
+						     unsigned long ip,
+						     unsigned long parent_ip,
+						     struct ftrace_regs *fregs)
+{
+	struct fprobe *fp = hook->ops.private;
+	void *data;
+	int bit;
+
+	if ((READ_ONCE(fp->flags) & FPROBE_FL_DISABLED) ||
+	    ftrace_graph_is_dead())
+		return;
+	bit = fgraph_trylock(ip, parent_ip);
+	if (unlikely(bit < 0)) {
+		fp->nmissed++;
+		return;
+	}
+	if (fprobe_exit_push(hook, fp, ip, fregs, &data) &&
+	    fprobe_call_entry(fp, ip, parent_ip, fregs, data))
+		fgraph_fprobe_drop();
+	fgraph_unlock(bit);
 }
 
 /*
- * The probe of @site with @id, looked for from *@from on: a block lists
- * its probes in the site's order, and a site keeps its probes' order.
+ * Push the call's frame, take its return and call the entry handler
+ * (if @entry: the probe has one), under the recursion lock: a call that
+ * finds it held, or no room for the frame, is missed.  The return goes
+ * to the trampoline before the entry handler runs, and back if the
+ * handler declines the call.  The common case (a probe enabled and not
+ * shared with kprobes, called from task context) is tested as in
+ * fprobe_hook_func().
  */
-static __always_inline struct fprobe *
-fprobe_site_probe(struct fprobe_site *site, u64 id, unsigned int *from)
+static __always_inline void fprobe_exit_hook(struct ftrace_ops *op,
+					     unsigned long ip,
+					     unsigned long parent_ip,
+					     struct ftrace_regs *fregs,
+					     bool entry)
 {
-	unsigned int i;
+	struct fprobe_hook *hook = container_of(op, struct fprobe_hook, ops);
+	struct fprobe *fp = op->private;
+	void *data;
 
-	for (i = *from; i < site->nr; i++) {
-		if (fprobe_at_id(&site->at[i]) == id) {
-			*from = i + 1;
-			return READ_ONCE(site->at[i].fp);
-		}
+	/* One plain read: disable_fprobe() writes the flags plainly too. */
+	if (unlikely(data_race(fp->flags) &
+		     (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED)) ||
+	    unlikely(ftrace_graph_is_dead()) ||
+	    unlikely(!fgraph_trylock_task())) {
+		fprobe_exit_hook_general(hook, ip, parent_ip, fregs);
+		return;
 	}
-	return NULL;
+	if (likely(fprobe_exit_push(hook, fp, ip, fregs, &data)) && entry &&
+	    fp->entry_handler(fp, ip, parent_ip, fregs, data))
+		fgraph_fprobe_drop();
+	fgraph_unlock_task();
 }
 
-/* The exit handlers of the probes @block names, of its @words words. */
-static noinline void fprobe_exit_each(struct fprobe_site *site,
-				      unsigned long *block, unsigned int words,
-				      unsigned long ip, unsigned long ret_ip,
-				      struct ftrace_regs *fregs)
+/**
+ * fprobe_exit_hook_func - the function of the hook of a probe with
+ *	both handlers
+ * @ip: the patch site of the function called
+ * @parent_ip: where it returns to
+ * @op: the hook's ftrace_ops, whose private is the probe
+ * @fregs: the call's argument registers
+ */
+void fprobe_exit_hook_func(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	unsigned int n, from = 0;
-	unsigned long hdr;
-
-	for (n = 0; n < words && (hdr = block[n]); n += 1 + fprobe_hdr_words(hdr)) {
-		struct fprobe *fp = fprobe_site_probe(site, fprobe_hdr_id(hdr),
-						      &from);
-
-		if (fprobe_on(fp))
-			fprobe_call_exit(fp, ip, ret_ip, fregs,
-					 fprobe_hdr_words(hdr) ? &block[n + 1] : NULL);
-	}
+	fprobe_exit_hook(op, ip, parent_ip, fregs, true);
 }
 
-/*
- * fprobe_graph_ops' return: the exit handlers the block names, straight
- * to the one probe of a site that has one.  A block whose first header
- * is that probe's holds its storage, however many probes the site had
- * when the call came in.
+/**
+ * fprobe_exit_only_hook_func - the function of the hook of a probe with
+ *	an exit handler only
+ * @ip: the patch site of the function called
+ * @parent_ip: where it returns to
+ * @op: the hook's ftrace_ops, whose private is the probe
+ * @fregs: the call's argument registers
  */
-static void fprobe_graph_return(struct ftrace_graph_ret *trace,
-				struct fgraph_ops *gops,
-				struct ftrace_regs *fregs)
+void fprobe_exit_only_hook_func(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	unsigned long ip = trace->func, ret_ip, *block;
-	const struct fprobe_at *at;
-	struct fprobe_site *site;
-	unsigned int words;
-	struct fprobe *fp;
+	fprobe_exit_hook(op, ip, parent_ip, fregs, false);
+}
 
-	block = fgraph_call_data(trace, gops->idx, &words);
-	if (unlikely(!block))
-		return;
-	site = fprobe_site_find(fprobe_table(), ip);
-	if (unlikely(!site))
-		return;
-	ret_ip = ftrace_regs_get_instruction_pointer(fregs);
-	at = &site->at[0];
-	if (unlikely(site->nr != 1 || block[0] != at->hdr)) {
-		fprobe_exit_each(site, block, words, ip, ret_ip, fregs);
-		return;
-	}
-	fp = READ_ONCE(at->fp);
+/* The exit handler of a probe disabled, or shared with kprobes. */
+static noinline __cold void fprobe_frame_exit_general(struct fprobe *fp,
+						      unsigned long *f,
+						      struct ftrace_regs *fregs)
+{
+	struct ftrace_ret_stack *frame = (struct ftrace_ret_stack *)f;
+
 	if (fprobe_on(fp))
-		fprobe_call_exit(fp, ip, ret_ip, fregs,
-				 fprobe_at_words(at) ? &block[1] : NULL);
+		fprobe_call_exit(fp, frame->func, frame->ret, fregs,
+				 (void *)f[FGF_FPROBE_DATA]);
 }
 
-struct fgraph_ops fprobe_graph_ops = {
-	.entryfunc	= fprobe_graph_entry,
-	.retfunc	= fprobe_graph_return,
-};
-
-/* The function graph could not offer fprobe_graph_ops a call of @func. */
-void fprobe_graph_missed(struct fgraph_ops *gops, unsigned long func)
+/*
+ * The exit handler of the probe the frame at @f names, if it is still
+ * registered and enabled.
+ */
+static __always_inline void fprobe_frame_exit(unsigned long *f,
+					      unsigned long dword,
+					      struct ftrace_regs *fregs)
 {
-	fprobe_miss_ip(func);
+	struct ftrace_ret_stack *frame = (struct ftrace_ret_stack *)f;
+	struct fprobe *fp;
+
+	if (unlikely(!fprobe_exit_find(fgf_fprobe_entry(dword),
+				       f[FGF_FPROBE_ID], &fp)))
+		return;
+	/* As on entry: one plain read of flags written plainly. */
+	if (unlikely(data_race(fp->flags) &
+		     (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED))) {
+		fprobe_frame_exit_general(fp, f, fregs);
+		return;
+	}
+	fp->exit_handler(fp, frame->func, frame->ret, fregs,
+			 (void *)f[FGF_FPROBE_DATA]);
+}
+
+/*
+ * Pop the frame at @first, whose handler is done with it and its data.
+ * Return: @ret, for the trampoline.
+ */
+static __always_inline unsigned long fprobe_frame_pop(long first,
+						      unsigned long ret)
+{
+	barrier();
+	current->curr_ret_stack = first;
+	return ret;
+}
+
+/*
+ * fprobe_frame_return() when the lock is held already: by an
+ * interrupted context whose count the CPU has not switched from yet,
+ * since no frame is pushed under the lock.  Call the handler all the
+ * same.
+ */
+static noinline __cold unsigned long
+fprobe_frame_return_locked(unsigned long *f, unsigned long dword,
+			   struct ftrace_regs *fregs, long first,
+			   unsigned long ret)
+{
+	int bit = fgraph_trylock(((struct ftrace_ret_stack *)f)->func, 0);
+
+	if (bit >= 0) {
+		fprobe_frame_exit(f, dword, fregs);
+		fgraph_unlock(bit);
+	} else {
+		preempt_disable_notrace();
+		fprobe_frame_exit(f, dword, fregs);
+		preempt_enable_notrace();
+	}
+	return fprobe_frame_pop(first, ret);
+}
+
+/* A return with no probe's frame on top: stop the graph, and say why. */
+static noinline __cold unsigned long fprobe_frame_lost(void)
+{
+	ftrace_graph_stop();
+	WARN(1, "fprobe: return with no frame (stack at %d)\n",
+	     current->curr_ret_stack);
+	return (unsigned long)panic;
+}
+
+/**
+ * fprobe_frame_return - the return of a call an exit probe took
+ * @fregs: the return registers, as fprobe_return_to_handler saved them
+ *
+ * The probe's exit handler runs under the recursion lock, with the
+ * frame's entry data; then the frame is popped.
+ *
+ * Return: the address the function really returns to.
+ */
+unsigned long fprobe_frame_return(struct ftrace_regs *fregs)
+{
+	unsigned long *stack = current->ret_stack, *f, dword, ret;
+	/* Only the task sets it: to 0 while it has no stack, or within it. */
+	unsigned int pos = current->curr_ret_stack;
+	long first;
+
+	if (unlikely(!pos))
+		return fprobe_frame_lost();
+	dword = stack[pos - 1];
+	if (unlikely(!fgf_fprobe_top(dword)))
+		return fprobe_frame_lost();
+	first = pos - 1 - (long)FIELD_GET(FGW_DIST, dword);
+	f = &stack[first];
+	ret = f[0];
+	ftrace_regs_set_instruction_pointer(fregs, ret);
+	if (unlikely(!fgraph_trylock_task()))
+		return fprobe_frame_return_locked(f, dword, fregs, first, ret);
+	fprobe_frame_exit(f, dword, fregs);
+	fgraph_unlock_task();
+	return fprobe_frame_pop(first, ret);
 }

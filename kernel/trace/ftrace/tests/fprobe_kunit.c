@@ -1,30 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite fprobe: fprobe's tables, registry and call paths
- * (fprobe_sites.c, fprobe.c, fprobe_calls.c).
+ * KUnit suite fprobe: fprobe's registry and call paths (fprobe.c,
+ * fprobe_calls.c) and the frames of exit probes (fgraph_frames.h).
  *
- *  - tables: sites added and cut, the sites a change leaves shared, the
- *    sites a cut loses, a table that grows to thousands of sites, and
- *    the probes that have room in a call's block;
+ *  - the table of exit probes: an entry per probe, reused once the probe
+ *    is gone with a new id, a table that grows while a probe in it runs;
  *  - an entry probe sees the function's site, its caller and arguments,
  *    called from a task or from an interrupt;
  *    an exit probe its return value, its caller and the storage its
- *    entry handler filled; a declined call has no exit;
- *  - probes of both kinds on one function, each leaving alone;
- *  - probes without exit handlers each hook with an ops of their own,
- *    and the hook of a probe whose functions all went with their module
- *    stops, while the probe stays registered; so does a hook that loses
- *    a function short of memory;
+ *    entry handler filled, with no call depth of its own; a declined
+ *    call has no exit;
+ *  - probes of both kinds on one function, each leaving alone, each
+ *    with its own frame and full storage;
+ *  - an exit probe and a graph user on one function both see the
+ *    return, and unwinding inside the call shows the real caller;
+ *  - every probe hooks with an ops of its own, and the hook of a probe
+ *    whose functions all went with their module stops, while the probe
+ *    stays registered; so does a hook that loses a function short of
+ *    memory;
  *  - nmissed: a handler that calls a probed function (both kinds), a
- *    function whose probes do not fit in the block, a full stack;
+ *    full stack;
  *  - disabled probes are neither called nor counted;
  *  - kprobe-shared handlers do not run inside a kprobe;
  *  - unregistering while a task sleeps in a probed call: no exit handler
  *    afterwards, and the probe can be freed at once; a probe left on the
- *    function gets the return, with its own storage;
- *  - unregistering short of memory still takes the probe out;
- *  - a registration that fails once a call saw the probe gives its id
- *    to no later probe;
+ *    function gets the return, with its own storage; a probe registered
+ *    meanwhile in the same entry of the table is not taken for it;
+ *  - no memory for a larger table: the registration fails whole;
  *  - probes of both kinds come and go while another task calls their
  *    functions: none is called once unregistered;
  *  - bad input: each a clean error, with nothing left hooked, and the
@@ -43,9 +45,10 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched/task.h>
+#include <linux/stacktrace.h>
 #include <linux/slab.h>
 
-#include "../fgraph.h"
+#include "../fgraph_frames.h"
 #include "../fprobe.h"
 #include "../records.h"
 #include "kunit_modload.h"
@@ -83,6 +86,7 @@ struct fpb_probe {
 	unsigned long ip, ret_ip;	/* what the last entry saw */
 	unsigned long arg0;
 	unsigned long recursion;	/* current->trace_recursion at entry */
+	int depth;			/* current->curr_ret_depth at entry */
 	unsigned long exit_ip, exit_ret_ip, retval;
 	u8 fill;			/* the entry fills storage with it */
 	bool data_ok;			/* the last exit found its storage */
@@ -99,6 +103,7 @@ static int fpb_entry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
 	p->ret_ip = ret_ip;
 	p->arg0 = ftrace_regs_get_argument(fregs, 0);
 	p->recursion = current->trace_recursion;
+	p->depth = current->curr_ret_depth;
 	p->data_null = !data;
 	if (data)
 		memset(data, p->fill ?: 0x5a, fp->entry_data_size);
@@ -157,110 +162,6 @@ static bool fpb_hooked(void *func)
 	guard(rcu)();
 	rec = frec_lookup(ip, ip);
 	return rec && ftrace_rec_count(rec);
-}
-
-/* ---- tables ---- */
-
-static struct fprobe fpb_fake[3];
-
-static void fpb_table_free_action(void *t)
-{
-	fprobe_table_free(t, NULL);
-}
-
-/* A table with probes added on fake addresses: sites, sharing, cuts. */
-static void fpb_table_test(struct kunit *test)
-{
-	static const unsigned long a_ips[] = { 0x1000, 0x2000, 0x3000 };
-	static const unsigned long b_ips[] = { 0x2000, 0x4000 };
-	struct fprobe_cut cut = { .id = 1 };
-	struct fprobe_table *t1, *t2, *t3;
-	struct fprobe_site *s;
-	unsigned long lost[4];
-
-	fpb_fake[0].id = 1;
-	fpb_fake[1].id = 2;
-	t1 = fprobe_table_add(NULL, &fpb_fake[0], a_ips, 3);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t1));
-	t2 = fprobe_table_add(t1, &fpb_fake[1], b_ips, 2);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t2));
-	KUNIT_EXPECT_EQ(test, t2->count, 4);
-	/* Untouched sites are shared, touched ones copied. */
-	KUNIT_EXPECT_PTR_EQ(test, fprobe_site_find(t2, 0x1000),
-			    fprobe_site_find(t1, 0x1000));
-	s = fprobe_site_find(t2, 0x2000);
-	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_EXPECT_PTR_NE(test, s, fprobe_site_find(t1, 0x2000));
-	KUNIT_EXPECT_EQ(test, s->nr, 2);
-	KUNIT_EXPECT_EQ(test, fprobe_at_id(&s->at[0]), 1);
-	KUNIT_EXPECT_EQ(test, fprobe_at_id(&s->at[1]), 2);
-	KUNIT_EXPECT_NULL(test, fprobe_site_find(t2, 0x5000));
-	fprobe_table_free(t1, t2);
-
-	/* Cutting probe 1 loses the sites only it had. */
-	KUNIT_EXPECT_TRUE(test, fprobe_table_cuts(t2, &cut));
-	t3 = fprobe_table_cut(t2, &cut);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t3));
-	KUNIT_EXPECT_EQ(test, t3->count, 2);
-	KUNIT_EXPECT_EQ(test, fprobe_table_lost(t2, t3, lost), 2);
-	KUNIT_EXPECT_EQ(test, lost[0] + lost[1], 0x1000UL + 0x3000UL);
-	KUNIT_EXPECT_EQ(test, fprobe_site_find(t3, 0x2000)->nr, 1);
-	KUNIT_EXPECT_EQ(test, fprobe_at_id(&fprobe_site_find(t3, 0x2000)->at[0]), 2);
-	fprobe_table_free(t2, t3);
-	KUNIT_EXPECT_FALSE(test, fprobe_table_cuts(t3, &cut));
-	fprobe_table_free(t3, NULL);
-}
-
-/* A table of many sites finds each of them, and no other. */
-static void fpb_table_grow_test(struct kunit *test)
-{
-	const unsigned int nr = 5000;
-	struct fprobe_table *t;
-	unsigned long *ips;
-	unsigned int i;
-
-	ips = kunit_kmalloc_array(test, nr, sizeof(*ips), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ips);
-	for (i = 0; i < nr; i++)
-		ips[i] = 0xffffffff81000000UL + 16 * i;
-	fpb_fake[0].id = 7;
-	t = fprobe_table_add(NULL, &fpb_fake[0], ips, nr);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							fpb_table_free_action,
-							t), 0);
-	KUNIT_EXPECT_EQ(test, t->count, nr);
-	KUNIT_EXPECT_GE(test, t->mask + 1, 2 * nr);
-	for (i = 0; i < nr; i++)
-		KUNIT_EXPECT_EQ(test, fprobe_site_find(t, ips[i])->ip, ips[i]);
-	KUNIT_EXPECT_NULL(test, fprobe_site_find(t, ips[0] + 8));
-}
-
-/* Exit probes of a site share a block of 32 words, oldest first. */
-static void fpb_table_fit_test(struct kunit *test)
-{
-	static const unsigned long ip = 0x1000;
-	struct fprobe_table *t = NULL, *n;
-	struct fprobe_site *s;
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		fpb_fake[i].id = 10 + i;
-		fpb_fake[i].exit_handler = fpb_exit;
-		fpb_fake[i].entry_data_size = MAX_FPROBE_DATA_SIZE - i;
-		n = fprobe_table_add(t, &fpb_fake[i], &ip, 1);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(n));
-		fprobe_table_free(t, n);
-		t = n;
-	}
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							fpb_table_free_action,
-							t), 0);
-	s = fprobe_site_find(t, ip);
-	KUNIT_EXPECT_EQ(test, s->nr, 3);
-	KUNIT_EXPECT_EQ(test, s->nr_fit, 2);
-	KUNIT_EXPECT_EQ(test, s->block, FPROBE_BLOCK_WORDS);
-	KUNIT_EXPECT_EQ(test, fprobe_at_words(&s->at[0]), MAX_FPROBE_DATA_SIZE_WORD);
 }
 
 /* ---- calls ---- */
@@ -323,24 +224,37 @@ static void fpb_entry_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
 }
 
+/*
+ * What an exit probe's last call gave its handlers: @retval, the caller
+ * @caller on entry and return alike, the storage its entry filled.
+ */
+static void fpb_expect_exit(struct kunit *test, struct fpb_probe *p,
+			    unsigned long retval, const char *caller)
+{
+	char name[KSYM_SYMBOL_LEN];
+
+	KUNIT_EXPECT_EQ(test, p->retval, retval);
+	KUNIT_EXPECT_EQ(test, p->exit_ip, p->ip);
+	KUNIT_EXPECT_EQ(test, p->exit_ret_ip, p->ret_ip);
+	KUNIT_EXPECT_TRUE(test, p->data_ok);
+	sprint_symbol_no_offset(name, p->exit_ret_ip);
+	KUNIT_EXPECT_STREQ(test, name, caller);
+}
+
 /* An exit probe: the return value, the caller, the entry's storage. */
 static void fpb_exit_test(struct kunit *test)
 {
 	struct fpb_probe *p = fpb_probe(test, true, true, 16);
 	int depth = current->curr_ret_stack;
-	char name[KSYM_SYMBOL_LEN];
 
 	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee2), 0);
 	KUNIT_EXPECT_EQ(test, fpb_tracee2(21), 42);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
-	KUNIT_EXPECT_EQ(test, p->retval, 42UL);
-	KUNIT_EXPECT_EQ(test, p->exit_ip, p->ip);
-	KUNIT_EXPECT_EQ(test, p->exit_ret_ip, p->ret_ip);
-	KUNIT_EXPECT_TRUE(test, p->data_ok);
-	sprint_symbol_no_offset(name, p->exit_ret_ip);
-	KUNIT_EXPECT_STREQ(test, name, "fpb_exit_test");
+	fpb_expect_exit(test, p, 42, "fpb_exit_test");
 	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
+	/* The probe's frame counts in no call depth. */
+	KUNIT_EXPECT_EQ(test, p->depth, current->curr_ret_depth);
 
 	/* Declined: no exit, and not a miss. */
 	p->decline = 1;
@@ -455,13 +369,6 @@ static void fpb_entry_hooks_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
 }
 
-/* Does the table of exit probes have a site at @ip? */
-static bool fpb_table_has(unsigned long ip)
-{
-	guard(rcu)();
-	return fprobe_site_find(fprobe_table(), ip);
-}
-
 /*
  * An exit probe loses a module's function when the module is released
  * (ftrace_release_mod(), which every way out of the loader calls, a
@@ -472,26 +379,23 @@ static void fpb_exit_module_test(struct kunit *test)
 {
 	struct fpb_probe *p = fpb_probe(test, true, true, 8);
 	int (*mod_fn)(int x) = fpb_mod_load(test);
-	unsigned long site, ips[] = {
+	unsigned long ips[] = {
 		(unsigned long)mod_fn, (unsigned long)fpb_tracee2
 	};
 
 	KUNIT_ASSERT_EQ(test, register_fprobe_ips(&p->fp, ips, 2), 0);
-	site = ftrace_location(ips[0]);
-	KUNIT_EXPECT_TRUE(test, fpb_table_has(site));
+	KUNIT_EXPECT_EQ(test, fpb_site_ops(ips[0]), 1);
 	mod_fn(1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
 
-	/* Its address, not looked up again: the records are gone. */
 	KUNIT_ASSERT_EQ(test, ftk_mod_unload(), 0);
-	KUNIT_EXPECT_FALSE(test, fpb_table_has(site));
 	KUNIT_EXPECT_TRUE(test, fprobe_is_registered(&p->fp));
+	KUNIT_EXPECT_TRUE(test, p->fp.hook->hooked);
 	fpb_tracee2(1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 2);
 
 	mod_fn = fpb_mod_load(test);
 	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)mod_fn), 0);
-	KUNIT_EXPECT_FALSE(test, fpb_table_has(site));
 	mod_fn(1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
 
@@ -572,7 +476,7 @@ static void fpb_recursion_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->fp.nmissed, 1);
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&e->fp), 0);
 
-	/* The same through the function graph, for a probe with an exit. */
+	/* The same for a probe with an exit, whose frame is pushed first. */
 	x->nested = fpb_tracee2;
 	KUNIT_ASSERT_EQ(test, register_fprobe_syms(&x->fp, (const char **)syms,
 						   2), 0);
@@ -582,31 +486,171 @@ static void fpb_recursion_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x->fp.nmissed, 1);
 }
 
-/* Exit probes that do not fit in a call's block miss every call. */
-static void fpb_no_room_test(struct kunit *test)
+/*
+ * Exit probes with the most entry data, several on one function: each
+ * keeps its own frame, so none misses a call, and each exit finds its
+ * own storage.
+ */
+static void fpb_full_data_test(struct kunit *test)
 {
 	struct fpb_probe *p[3];
 	int i;
 
 	for (i = 0; i < 3; i++) {
 		p[i] = fpb_probe(test, true, true, MAX_FPROBE_DATA_SIZE);
+		p[i]->fill = 0x30 + i;
 		KUNIT_ASSERT_EQ(test, fpb_register(p[i], fpb_tracee), 0);
 	}
 	fpb_tracee(0);
 	fpb_tracee(0);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&p[i]->exits), 2);
 		KUNIT_EXPECT_TRUE(test, p[i]->data_ok);
 		KUNIT_EXPECT_EQ(test, p[i]->fp.nmissed, 0);
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&p[2]->entries), 0);
-	KUNIT_EXPECT_EQ(test, p[2]->fp.nmissed, 2);
+}
 
-	/* The first goes: the third has room now. */
-	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p[0]->fp), 0);
-	fpb_tracee(0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p[2]->exits), 1);
-	KUNIT_EXPECT_TRUE(test, p[2]->data_ok);
+/*
+ * A graph user and an exit probe on one function: two frames for one
+ * return address, each with its own trampoline.
+ */
+struct fpb_graph {
+	struct fgraph_ops gops;
+	atomic_t entries, returns;
+	int depth;		/* the depth the last entry was given */
+};
+
+static int fpb_graph_entry(struct ftrace_graph_ent *trace,
+			   struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	struct fpb_graph *g = container_of(gops, struct fpb_graph, gops);
+
+	atomic_inc(&g->entries);
+	g->depth = trace->depth;
+	return 1;
+}
+
+static void fpb_graph_return(struct ftrace_graph_ret *trace,
+			     struct fgraph_ops *gops, struct ftrace_regs *fregs)
+{
+	struct fpb_graph *g = container_of(gops, struct fpb_graph, gops);
+
+	atomic_inc(&g->returns);
+}
+
+static void fpb_graph_unregister_action(void *data)
+{
+	struct fpb_graph *g = data;
+
+	unregister_ftrace_graph(&g->gops);
+	ftrace_free_filter(&g->gops.ops);
+}
+
+/* A graph user of @func, unregistered at the end of the case. */
+static struct fpb_graph *fpb_graph(struct kunit *test, void *func)
+{
+	struct fpb_graph *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	unsigned long ip = (unsigned long)func;
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	g->gops.entryfunc = fpb_graph_entry;
+	g->gops.retfunc = fpb_graph_return;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ips(&g->gops.ops, &ip, 1,
+						    0, 0), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_graph(&g->gops), 0);
+	KUNIT_ASSERT_EQ(test,
+			kunit_add_action_or_reset(test,
+						  fpb_graph_unregister_action,
+						  g), 0);
+	return g;
+}
+
+struct fpb_seen {
+	bool trampoline_seen;	/* a return trampoline in the stack trace */
+	bool caller_seen;	/* fpb_unwind_test in it */
+	unsigned long ret;	/* what ftrace_graph_ret_addr() gave */
+};
+
+static bool fpb_trampoline(unsigned long addr)
+{
+	return addr == (unsigned long)return_to_handler ||
+	       addr == (unsigned long)fprobe_return_to_handler;
+}
+
+/*
+ * Unwind from inside the call, and ask ftrace_graph_ret_addr() for the
+ * return address of the frame on top (the last hook's).
+ */
+static noinline __noclone void fpb_tracee_unwind(struct fpb_seen *seen)
+{
+	struct ftrace_ret_stack *frame = ftrace_graph_get_ret_stack(current, 0);
+	unsigned long entries[16];
+	char name[KSYM_NAME_LEN];
+	int i, n, idx = 0;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++) {
+		if (fpb_trampoline(entries[i]))
+			seen->trampoline_seen = true;
+		sprint_symbol_no_offset(name, entries[i]);
+		if (!strcmp(name, "fpb_unwind_test"))
+			seen->caller_seen = true;
+	}
+	if (frame)
+		seen->ret = ftrace_graph_ret_addr(current, &idx, *frame->retp,
+						  frame->retp);
+}
+
+/*
+ * Inside a call an exit probe took, alone and with a graph user that
+ * took it too, unwinding shows the real caller, and both see the
+ * return; the graph's depth counts its own frames only.
+ */
+static void fpb_unwind_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, true, true, 8);
+	int depth = current->curr_ret_stack;
+	char name[KSYM_SYMBOL_LEN];
+	struct fpb_seen seen = { };
+	struct fpb_graph *g;
+
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_unwind), 0);
+	fpb_tracee_unwind(&seen);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	KUNIT_EXPECT_FALSE(test, seen.trampoline_seen);
+	KUNIT_EXPECT_TRUE(test, seen.caller_seen);
+	sprint_symbol_no_offset(name, seen.ret);
+	KUNIT_EXPECT_STREQ(test, name, "fpb_unwind_test");
+
+	g = fpb_graph(test, fpb_tracee_unwind);
+	memset(&seen, 0, sizeof(seen));
+	fpb_tracee_unwind(&seen);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->returns), 1);
+	KUNIT_EXPECT_FALSE(test, seen.trampoline_seen);
+	KUNIT_EXPECT_TRUE(test, seen.caller_seen);
+	sprint_symbol_no_offset(name, seen.ret);
+	KUNIT_EXPECT_STREQ(test, name, "fpb_unwind_test");
+	KUNIT_EXPECT_EQ(test, g->depth, current->curr_ret_depth + 1);
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
+}
+
+/*
+ * The other way round: the graph user first, the probe then taking a
+ * return address the graph has taken already.
+ */
+static void fpb_graph_first_test(struct kunit *test)
+{
+	struct fpb_graph *g = fpb_graph(test, fpb_tracee2);
+	struct fpb_probe *p = fpb_probe(test, true, true, 16);
+	int depth = current->curr_ret_stack;
+
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee2), 0);
+	KUNIT_EXPECT_EQ(test, fpb_tracee2(4), 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->returns), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	fpb_expect_exit(test, p, 8, "fpb_graph_first_test");
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
 }
 
 /* Calls that find the shadow stack full miss their exits, counted. */
@@ -763,90 +807,97 @@ static void fpb_unregister_later_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, first->exit_ip, first->ip);
 }
 
-/* The sleeper fpb_hook_fails() lets into fpb_tracee_sleep(). */
-static struct fpb_sleeper *fpb_window;
-
 /*
- * fprobe_sites_hook() failing once a task sleeps in a call of
- * fpb_tracee_sleep() that the probe being registered saw enter.
+ * A probe is unregistered and freed while a call it took sleeps, and
+ * the next exit probe takes its entry in the table.  The call's frame
+ * names the old probe's id: its return goes to neither, while a probe
+ * registered before both sees it.
  */
-static int fpb_hook_fails(unsigned long *ips, unsigned int nr, bool first)
-{
-	struct fpb_sleeper *s = fpb_window;
-
-	s->task = kthread_run(fpb_sleeper_fn, s, "fpb_sleeper");
-	if (IS_ERR(s->task)) {
-		s->task = NULL;
-		return -ENOMEM;
-	}
-	get_task_struct(s->task);
-	wait_for_completion(&s->entered);
-	return -ENOMEM;
-}
-
-/*
- * A registration fails after a call saw the probe: the call sleeps with
- * a block naming it.  The next probe on the function does not get its
- * id, so the call's return is not taken for one of the new probe's.
- */
-static void fpb_register_fail_in_call_test(struct kunit *test)
+static void fpb_entry_reuse_test(struct kunit *test)
 {
 	struct fpb_probe *watch = fpb_probe(test, false, true, 0);
-	struct fpb_probe *p = fpb_probe(test, true, true, 8);
 	struct fpb_probe *next = fpb_probe(test, true, true, 8);
-	struct fpb_sleeper s = { };
-	int ret;
+	struct fpb_probe *p = fpb_probe_own(test, 8);
+	unsigned long index;
+	struct fpb_sleeper s;
 
 	init_completion(&s.entered);
 	init_completion(&s.leave);
-	fpb_window = &s;
 	KUNIT_ASSERT_EQ(test, fpb_register(watch, fpb_tracee_sleep), 0);
-	kunit_activate_static_stub(test, fprobe_sites_hook, fpb_hook_fails);
-	ret = fpb_register(p, fpb_tracee_sleep);
-	kunit_deactivate_static_stub(test, fprobe_sites_hook);
-	KUNIT_ASSERT_NOT_NULL(test, s.task);
-	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
-	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&p->fp));
+	if (fpb_register(p, fpb_tracee_sleep)) {
+		kfree(p);
+		KUNIT_FAIL(test, "registration failed");
+		return;
+	}
+	index = p->fp.hook->index;
+	s.task = kthread_run(fpb_sleeper_fn, &s, "fpb_sleeper");
+	if (IS_ERR(s.task)) {
+		unregister_fprobe(&p->fp);
+		kfree(p);
+		KUNIT_FAIL(test, "no sleeper thread");
+		return;
+	}
+	get_task_struct(s.task);
+	wait_for_completion(&s.entered);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	kfree(p);
 
-	ret = fpb_register(next, fpb_tracee_sleep);
+	KUNIT_EXPECT_EQ(test, fpb_register(next, fpb_tracee_sleep), 0);
+	KUNIT_EXPECT_EQ(test, next->fp.hook->index, index);
 	complete(&s.leave);
 	kthread_stop(s.task);
 	put_task_struct(s.task);
-	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&watch->exits), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->entries), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&next->exits), 0);
 }
 
-/* While active, fprobe's tables cannot grow. */
-static struct fprobe_table *fpb_no_table(unsigned int count)
+/* While active, there is no memory for a larger table of exit probes. */
+static struct fprobe_exit *fpb_no_exits(unsigned long nr)
 {
 	return NULL;
 }
 
-/* Unregistering short of memory still takes the probe out at once. */
-static void fpb_unregister_nomem_test(struct kunit *test)
+/*
+ * The table of exit probes fills: short of memory, the next exit
+ * probe's registration fails whole (entry probes need no entry); with
+ * memory again, the table grows while the probes in it run, and the new
+ * probe's entry is in the larger part.  The first probe and the last
+ * are on fpb_tracee(), the others on fpb_tracee2(), which is not called:
+ * a call of a function under so many exit probes would fill the stack.
+ */
+static void fpb_exits_grow_test(struct kunit *test)
 {
-	struct fpb_probe *a = fpb_probe(test, true, true, 0);
-	struct fpb_probe *b = fpb_probe(test, true, true, 0);
+	unsigned long nr = READ_ONCE(fprobe_exits_nr), i;
+	struct fpb_probe *e = fpb_probe(test, true, false, 0);
+	struct fpb_probe *first = NULL, *p = NULL;
+	int ret = 0, n = 0;
 
-	KUNIT_ASSERT_EQ(test, fpb_register(a, fpb_tracee), 0);
-	KUNIT_ASSERT_EQ(test, fpb_register(b, fpb_tracee), 0);
-	kunit_activate_static_stub(test, fprobe_table_alloc, fpb_no_table);
-	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
-	fpb_tracee(0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&b->exits), 1);
-	/* Nor can a new probe be registered. */
-	KUNIT_EXPECT_EQ(test, fpb_register(a, fpb_tracee2), -ENOMEM);
-	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&a->fp));
-	kunit_deactivate_static_stub(test, fprobe_table_alloc);
+	kunit_activate_static_stub(test, fprobe_exits_alloc, fpb_no_exits);
+	for (i = 0; i <= nr; i++) {
+		p = fpb_probe(test, true, true, 8);
+		ret = fpb_register(p, first ? fpb_tracee2 : fpb_tracee);
+		if (ret)
+			break;
+		first = first ?: p;
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_FALSE(test, fprobe_is_registered(&p->fp));
+	KUNIT_EXPECT_EQ(test, fpb_site_ops((unsigned long)fpb_tracee2),
+			max(n - 1, 0));
+	KUNIT_EXPECT_EQ(test, fpb_register(e, fpb_tracee), 0);
+	kunit_deactivate_static_stub(test, fprobe_exits_alloc);
 
-	/* Memory again: the cleared probe leaves the table with the next. */
-	KUNIT_EXPECT_EQ(test, unregister_fprobe(&b->fp), 0);
-	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
-	KUNIT_EXPECT_NULL(test, rcu_access_pointer(fprobe_sites));
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee), 0);
+	KUNIT_EXPECT_GE(test, p->fp.hook->index, nr);
+	KUNIT_EXPECT_GT(test, READ_ONCE(fprobe_exits_nr), nr);
+	fpb_tracee(3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	KUNIT_EXPECT_TRUE(test, p->data_ok);
+	if (first)
+		KUNIT_EXPECT_EQ(test, atomic_read(&first->exits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->entries), 1);
 }
 
 /*
@@ -997,9 +1048,6 @@ static void fpb_churn_test(struct kunit *test)
 }
 
 static struct kunit_case fpb_cases[] = {
-	KUNIT_CASE(fpb_table_test),
-	KUNIT_CASE(fpb_table_grow_test),
-	KUNIT_CASE(fpb_table_fit_test),
 	KUNIT_CASE(fpb_entry_test),
 	KUNIT_CASE(fpb_exit_test),
 	KUNIT_CASE(fpb_shared_site_test),
@@ -1007,14 +1055,16 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_exit_module_test),
 	KUNIT_CASE(fpb_hook_cut_nomem_test),
 	KUNIT_CASE(fpb_recursion_test),
-	KUNIT_CASE(fpb_no_room_test),
+	KUNIT_CASE(fpb_full_data_test),
+	KUNIT_CASE(fpb_unwind_test),
+	KUNIT_CASE(fpb_graph_first_test),
 	KUNIT_CASE(fpb_stack_full_test),
 	KUNIT_CASE(fpb_disable_test),
 	KUNIT_CASE(fpb_kprobe_shared_test),
 	KUNIT_CASE(fpb_unregister_sleeping_test),
 	KUNIT_CASE(fpb_unregister_later_test),
-	KUNIT_CASE(fpb_register_fail_in_call_test),
-	KUNIT_CASE(fpb_unregister_nomem_test),
+	KUNIT_CASE(fpb_entry_reuse_test),
+	KUNIT_CASE_SLOW(fpb_exits_grow_test),
 	KUNIT_CASE(fpb_bad_input_test),
 	KUNIT_CASE_SLOW(fpb_churn_test),
 	{}
@@ -1027,5 +1077,5 @@ static struct kunit_suite fpb_suite = {
 
 kunit_test_suite(fpb_suite);
 
-MODULE_DESCRIPTION("KUnit tests for fprobe's tables and paths");
+MODULE_DESCRIPTION("KUnit tests for fprobe's registry and paths");
 MODULE_LICENSE("GPL");
