@@ -87,18 +87,6 @@ static __always_inline struct fgraph_ops *fgraph_sole_user(u64 epoch)
 bool fgraph_pid_allows(struct fgraph_ops *gops);
 
 /*
- * For a user in this folder that counts the calls of its functions it
- * could not be offered (the recursion lock was held, or the stack had no
- * room): fprobe's nmissed.  fgraph_missed_slots has the bits of the
- * slots whose users have such a hook, fgraph_slot_missed[] the hooks.
- */
-typedef void (*fgraph_missed_fn)(struct fgraph_ops *gops, unsigned long func);
-extern fgraph_missed_fn fgraph_slot_missed[FGRAPH_SLOTS];
-extern unsigned long fgraph_missed_slots;
-int register_ftrace_graph_missed(struct fgraph_ops *gops,
-				 fgraph_missed_fn missed);
-
-/*
  * A call as the entry callbacks see it: they are given @ent, and
  * fgraph_call_frame() finds the call's frame from it.
  */
@@ -113,16 +101,6 @@ fgraph_call_frame(struct ftrace_graph_ent *trace)
 {
 	return container_of(trace, struct fgraph_entry, ent)->frame;
 }
-
-/*
- * A call as the return callbacks see it: they are given @ret.  The
- * return path found the frame from @top, the top word of the stack,
- * and keeps it for fgraph_call_data().
- */
-struct fgraph_exit {
-	struct ftrace_graph_ret ret;
-	unsigned long *top;
-};
 
 /*
  * Should @gops be offered a call of @func?  Its filter is tested only

@@ -76,30 +76,6 @@ fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch, struct ftrace_regs *freg
 	return 0;
 }
 
-/* Tell the users that count them of a call of @func they missed. */
-static noinline void fgraph_missed_each(unsigned long func)
-{
-	u64 epoch = READ_ONCE(fgraph_epoch);
-	unsigned long slots;
-
-	preempt_disable_notrace();
-	for (slots = READ_ONCE(fgraph_missed_slots); slots; slots &= slots - 1) {
-		int slot = __ffs(slots);
-		struct fgraph_ops *gops = fgraph_slot_user(slot, epoch);
-		fgraph_missed_fn missed = READ_ONCE(fgraph_slot_missed[slot]);
-
-		if (gops && fgraph_user_wants(gops, func))
-			missed(gops, func);
-	}
-	preempt_enable_notrace();
-}
-
-static __always_inline void fgraph_tell_missed(unsigned long func)
-{
-	if (unlikely(READ_ONCE(fgraph_missed_slots)))
-		fgraph_missed_each(func);
-}
-
 /* Push a frame for the call, offer it, and keep the frame if it is taken. */
 static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 					unsigned long *retp,
@@ -113,10 +89,8 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 
 	call.ent.func = func;
 	call.frame = fgraph_frame_push(ret, func, retp, epoch, &start);
-	if (!call.frame) {
-		fgraph_tell_missed(func);
+	if (!call.frame)
 		return -EBUSY;
-	}
 	call.ent.depth = ++current->curr_ret_depth;
 	users = fgraph_offer(&call.ent, epoch, fregs);
 	if (!users) {
@@ -144,10 +118,8 @@ static __always_inline int fgraph_try_enter(unsigned long ret,
 		     atomic_read(&current->tracing_graph_pause)))
 		return -EBUSY;
 	bit = fgraph_trylock(func, ret);
-	if (bit < 0) {
-		fgraph_tell_missed(func);
+	if (bit < 0)
 		return -EBUSY;
-	}
 	err = fgraph_enter(ret, func, retp, fregs);
 	fgraph_unlock(bit);
 	return err;
@@ -251,13 +223,13 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame;
 	/* Every field is set below: spare the kernel's zeroing of locals. */
-	struct fgraph_exit call __uninitialized;
-	struct ftrace_graph_ret *trace = &call.ret;
+	struct ftrace_graph_ret call __uninitialized;
+	struct ftrace_graph_ret *trace = &call;
 	unsigned long users, ret;
 	int start;
 	u64 epoch;
 
-	start = fgraph_frame_top(&frame, &call, &users, &epoch);
+	start = fgraph_frame_top(&frame, &users, &epoch);
 	if (unlikely(start < 0)) {
 		/* Nowhere to go back to: stop the graph, and say why. */
 		ftrace_graph_stop();

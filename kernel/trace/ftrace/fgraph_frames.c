@@ -56,35 +56,11 @@ void *fgraph_reserve_data(int idx, int size_bytes)
 	return &stack[pos];
 }
 
-/**
- * fgraph_retrieve_data - find the data reserved on the returning call
- * @idx: the slot of the user (its fgraph_ops' idx)
- * @size_bytes: if not NULL, set to the size reserved, in whole words
- *
- * For a return callback: what its entry callback reserved on this call.
- *
- * Return: the data, or NULL if none was reserved.
- */
-void *fgraph_retrieve_data(int idx, int *size_bytes)
-{
-	unsigned long *stack = current->ret_stack;
-	int pos = current->curr_ret_stack;
-	unsigned int words;
-	void *data;
-
-	if (unlikely(!stack || pos <= FGRAPH_RET_WORDS + 1 || pos > FGRAPH_VARS))
-		return NULL;
-	data = fgf_data_at(&stack[pos - 1], idx, &words);
-	if (data && size_bytes)
-		*size_bytes = words * sizeof(unsigned long);
-	return data;
-}
-
 /*
- * fgf_data_at() when the data of @idx is not on top: walk the returning
- * frame's data words down to its frame word.
+ * The data of @idx when it is not on top of the returning frame: walk
+ * its data words down to its frame word.
  */
-unsigned long *fgraph_retrieve_below(int idx, unsigned int *words)
+static unsigned long *fgraph_retrieve_below(int idx, unsigned int *words)
 {
 	unsigned long *stack = current->ret_stack;
 	int pos = current->curr_ret_stack;
@@ -103,6 +79,40 @@ unsigned long *fgraph_retrieve_below(int idx, unsigned int *words)
 		pos -= *words + 1;
 	}
 	return NULL;
+}
+
+/**
+ * fgraph_retrieve_data - find the data reserved on the returning call
+ * @idx: the slot of the user (its fgraph_ops' idx)
+ * @size_bytes: if not NULL, set to the size reserved, in whole words
+ *
+ * For a return callback: what its entry callback reserved on this call.
+ *
+ * Return: the data, or NULL if none was reserved.
+ */
+void *fgraph_retrieve_data(int idx, int *size_bytes)
+{
+	unsigned long *stack = current->ret_stack, word;
+	int pos = current->curr_ret_stack;
+	unsigned int words;
+	void *data;
+
+	if (unlikely(!stack || pos <= FGRAPH_RET_WORDS + 1 || pos > FGRAPH_VARS))
+		return NULL;
+	/*
+	 * The last user that reserved on the frame has its data right under
+	 * the top word, and needs no walk.  A data word is only ever
+	 * written over its data, which lies above the frame word.
+	 */
+	word = stack[pos - 1];
+	words = FIELD_GET(FGW_WORDS, word);
+	if (fgf_tag(word) == FGW_DATA && FIELD_GET(FGW_SLOT, word) == idx)
+		data = &stack[pos - 1 - words];
+	else
+		data = fgraph_retrieve_below(idx, &words);
+	if (data && size_bytes)
+		*size_bytes = words * sizeof(unsigned long);
+	return data;
 }
 
 /**

@@ -154,60 +154,6 @@ static __always_inline unsigned long fgf_data_word(int idx, unsigned int words,
 	       (unsigned long)dist << __bf_shf(FGW_DIST);
 }
 
-/*
- * For the entry callback of a user in this folder: fgraph_reserve_data()
- * of @words words (1 to 63) on the frame of @trace, the open frame the
- * entry path gave the callback, which needs no looking for.  One
- * reservation per user and call.
- */
-static __always_inline unsigned long *
-fgraph_call_reserve(struct ftrace_graph_ent *trace, int idx, unsigned int words)
-{
-	unsigned long *stack = current->ret_stack;
-	int pos = current->curr_ret_stack;
-	int start = (unsigned long *)fgraph_call_frame(trace) - stack;
-
-	if (unlikely(pos + words + 1 > FGRAPH_VARS)) {
-		atomic_inc(&current->trace_overrun);
-		return NULL;
-	}
-	fgf_put_top(stack, pos + words + 1,
-		    fgf_data_word(idx, words, pos + words - start));
-	return &stack[pos];
-}
-
-unsigned long *fgraph_retrieve_below(int idx, unsigned int *words);
-
-/*
- * The data of the user in @idx on the returning frame, whose top word is
- * at @top: the last user that reserved on the frame has its data right
- * under that word, and needs no walk.  A data word is only ever written
- * over its data, which lies above the frame word.
- */
-static __always_inline unsigned long *fgf_data_at(unsigned long *top, int idx,
-						  unsigned int *words)
-{
-	unsigned long word = *top;
-
-	*words = FIELD_GET(FGW_WORDS, word);
-	if (likely(fgf_tag(word) == FGW_DATA &&
-		   FIELD_GET(FGW_SLOT, word) == idx))
-		return top - *words;
-	return fgraph_retrieve_below(idx, words);
-}
-
-/*
- * fgraph_retrieve_data() for the return callback of a user in this
- * folder, from the call @trace it was given: the return path has checked
- * that the top word leads to a closed frame, and kept it.
- */
-static __always_inline unsigned long *
-fgraph_call_data(struct ftrace_graph_ret *trace, int idx, unsigned int *words)
-{
-	return fgf_data_at(container_of(trace, struct fgraph_exit, ret)->top,
-			   idx, words);
-}
-
 /**
  * fgraph_frame_push - begin a frame for a call the entry path may hook
  * @ret: the call's return address
@@ -269,7 +215,6 @@ static __always_inline void fgraph_frame_close(int start, unsigned long users,
 /**
  * fgraph_frame_top - the closed frame on top of the task's stack
  * @frame: set to it
- * @call: its top word is set, for fgraph_call_data()
  * @users: the slots whose users took the call
  * @epoch: the epoch the call came in
  *
@@ -277,7 +222,6 @@ static __always_inline void fgraph_frame_close(int start, unsigned long users,
  * -1 if the top of the stack is no closed frame.
  */
 static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
-					    struct fgraph_exit *call,
 					    unsigned long *users, u64 *epoch)
 {
 	unsigned long *stack = current->ret_stack;

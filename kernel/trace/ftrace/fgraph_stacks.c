@@ -359,6 +359,8 @@ int fgraph_stacks_get(void)
 #define FGS_MEND_GAP	(HZ / 10)
 #define FGS_MEND_RETRY	HZ
 static unsigned long fgs_mend_wanted;
+/* Requests that queued a pass, for KUnit: one at a time (fgs_mend_wanted). */
+static unsigned long fgs_mend_requests;
 static unsigned long fgs_mend_after;	/* jiffies: no pass before */
 
 static void fgs_mend_fn(struct work_struct *work)
@@ -403,6 +405,7 @@ void fgraph_stacks_missing(void)
 	if (!cpu_online(raw_smp_processor_id()) ||
 	    READ_ONCE(fgs_mend_wanted) || xchg(&fgs_mend_wanted, 1))
 		return;
+	fgs_mend_requests++;
 	irq_work_queue(&fgs_mend_irq_work);
 }
 
@@ -560,6 +563,11 @@ void fgraph_stacks_reap_sync(void)
 unsigned long fgraph_stacks_path_waits(void)
 {
 	return READ_ONCE(fgs_path_waits);
+}
+
+unsigned long fgraph_stacks_mend_requests(void)
+{
+	return READ_ONCE(fgs_mend_requests);
 }
 
 void fgraph_stacks_mend_sync(void)

@@ -37,6 +37,8 @@ void fgraph_stacks_reap_sync(void);
 int fgraph_stacks_forget_idle(int cpu);
 /* How many grace-period waits the passes of taking back made so far. */
 unsigned long fgraph_stacks_path_waits(void);
+/* How many passes fgraph_stacks_missing() has asked for so far. */
+unsigned long fgraph_stacks_mend_requests(void);
 /* Run the pass fgraph_stacks_missing() asked for, if any, to its end. */
 void fgraph_stacks_mend_sync(void);
 /* Take a task's stack away, as if forked with no user: 0 or -EBUSY. */

@@ -31,8 +31,6 @@ u64 fgraph_epoch;
 unsigned long fgraph_slots_used;
 bool fgraph_test_filters;
 unsigned long fgraph_pid_slots;
-fgraph_missed_fn fgraph_slot_missed[FGRAPH_SLOTS];
-unsigned long fgraph_missed_slots;
 struct fgraph_ops *fgraph_sole;
 unsigned long fgraph_sole_slots;
 u64 fgraph_sole_epoch;
@@ -256,16 +254,12 @@ static void fgraph_vacate(int slot)
 		WRITE_ONCE(fgraph_sole, NULL);
 	WRITE_ONCE(fgraph_slots[slot], NULL);
 	WRITE_ONCE(fgraph_pid_slots, fgraph_pid_slots & ~BIT(slot));
-	WRITE_ONCE(fgraph_missed_slots, fgraph_missed_slots & ~BIT(slot));
 	clear_bit(slot, &fgraph_slots_used);
 	synchronize_rcu_tasks_rude();
 }
 
-/*
- * Put @gops in a free slot, with variables and an epoch of its own, and
- * @missed (or NULL) to hear of the calls it misses.
- */
-static int fgraph_take_slot(struct fgraph_ops *gops, fgraph_missed_fn missed)
+/* Put @gops in a free slot, with variables and an epoch of its own. */
+static int fgraph_take_slot(struct fgraph_ops *gops)
 {
 	int slot = find_first_zero_bit(&fgraph_slots_used, FGRAPH_SLOTS);
 
@@ -288,13 +282,7 @@ static int fgraph_take_slot(struct fgraph_ops *gops, fgraph_missed_fn missed)
 	set_bit(slot, &fgraph_slots_used);
 	if (fgraph_follows_pids(gops))
 		WRITE_ONCE(fgraph_pid_slots, fgraph_pid_slots | BIT(slot));
-	WRITE_ONCE(fgraph_slot_missed[slot], missed);
-	if (missed)
-		WRITE_ONCE(fgraph_missed_slots, fgraph_missed_slots | BIT(slot));
-	/*
-	 * Pairs with fgraph_slot_user(): the epoch and the missed hook are
-	 * seen with the user.
-	 */
+	/* Pairs with fgraph_slot_user(): the epoch is seen with the user. */
 	smp_store_release(&fgraph_slots[slot], gops);
 	return slot;
 }
@@ -331,17 +319,15 @@ static void fgraph_one_user(void)
 }
 
 /**
- * register_ftrace_graph_missed - register a user that counts its misses
- * @gops: as for register_ftrace_graph()
- * @missed: called, preemption off, for each call of a function @gops
- *	hooks that it could not be offered: the recursion lock was held
- *	(a callback of some hook called the function), or the task's stack
- *	had no room.  It must call nothing that is hooked.
+ * register_ftrace_graph - start calling an fgraph_ops' callbacks
+ * @gops: the user, with its entryfunc and retfunc set, and its ops'
+ *	filter if it wants only some functions
  *
- * Return: as register_ftrace_graph().
+ * Return: 0; -EBUSY if @gops is registered already; -ENOSPC if all
+ * FGRAPH_SLOTS slots are taken; or the error of starting its ops, in
+ * which case nothing of it is left.
  */
-int register_ftrace_graph_missed(struct fgraph_ops *gops,
-				 fgraph_missed_fn missed)
+int register_ftrace_graph(struct fgraph_ops *gops)
 {
 	int slot, ret, command = 0;
 
@@ -356,7 +342,7 @@ int register_ftrace_graph_missed(struct fgraph_ops *gops,
 			goto out_active;
 		command = FTRACE_START_FUNC_RET;
 	}
-	slot = fgraph_take_slot(gops, missed);
+	slot = fgraph_take_slot(gops);
 	ret = ftrace_startup_subops(&graph_ops, &gops->ops, command);
 	if (!ret) {
 		if (ftrace_graph_active == 1)
@@ -371,20 +357,6 @@ int register_ftrace_graph_missed(struct fgraph_ops *gops,
 out_active:
 	ftrace_graph_active--;
 	return ret;
-}
-
-/**
- * register_ftrace_graph - start calling an fgraph_ops' callbacks
- * @gops: the user, with its entryfunc and retfunc set, and its ops'
- *	filter if it wants only some functions
- *
- * Return: 0; -EBUSY if @gops is registered already; -ENOSPC if all
- * FGRAPH_SLOTS slots are taken; or the error of starting its ops, in
- * which case nothing of it is left.
- */
-int register_ftrace_graph(struct fgraph_ops *gops)
-{
-	return register_ftrace_graph_missed(gops, NULL);
 }
 
 /**

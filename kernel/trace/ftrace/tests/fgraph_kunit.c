@@ -7,8 +7,7 @@
  *    it to its caller, leaving the stack as it was;
  *  - data reserved on entry is found on return, up to 32 words, once per
  *    user and call, and dropped when the user declines the call; the
- *    same through the folder's own fgraph_call_reserve() and
- *    fgraph_call_data(), whether the data is on top of the frame or not;
+ *    found whether the data is on top of the frame or not;
  *  - a stack that is full hooks no more calls and counts them;
  *  - sixteen users at once, -ENOSPC for the seventeenth, -EBUSY for a
  *    user registered twice, an unknown user unregistered is ignored, and
@@ -54,8 +53,8 @@ struct fgt_user {
 	void *data;		/* what the last entry reserved */
 	bool data_ok;		/* the last return found it intact */
 	int alt_calls;		/* calls of fgt_alt_entry() and fgt_alt_return() */
-	bool inline_data;	/* reserve and find it as fprobe does */
-	void *found;		/* what the last return found, if inline_data */
+	bool look;		/* the return looks for data it did not reserve */
+	void *found;		/* what the last return found */
 };
 
 /*
@@ -86,14 +85,7 @@ static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 	unsigned long *p;
 
 	atomic_inc(&u->entries);
-	if (u->reserve && u->inline_data) {
-		p = fgraph_call_reserve(trace, gops->idx,
-					DIV_ROUND_UP(u->reserve, sizeof(long)));
-		u->data = p;
-		if (!p)
-			return 0;
-		*p = (unsigned long)u;
-	} else if (u->reserve) {
+	if (u->reserve) {
 		p = fgraph_reserve_data(gops->idx, u->reserve);
 		u->data = p;
 		if (!p)
@@ -110,22 +102,16 @@ static void fgt_return(struct ftrace_graph_ret *trace,
 		       struct ftrace_regs *fregs)
 {
 	struct fgt_user *u = container_of(gops, struct fgt_user, gops);
-	unsigned int words;
 	unsigned long *p;
 	int size;
 
 	atomic_inc(&u->returns);
 	u->calltime = trace->calltime;
 	u->rettime = trace->rettime;
-	if (!u->reserve && !u->inline_data)
+	if (!u->reserve && !u->look)
 		return;
-	if (u->inline_data) {
-		p = fgraph_call_data(trace, gops->idx, &words);
-		size = p ? words * sizeof(long) : 0;
-		u->found = p;
-	} else {
-		p = fgraph_retrieve_data(gops->idx, &size);
-	}
+	p = fgraph_retrieve_data(gops->idx, &size);
+	u->found = p;
 	u->data_ok = p == u->data && p && *p == (unsigned long)u &&
 		size >= u->reserve;
 }
@@ -260,16 +246,15 @@ static void fgt_data_test(struct kunit *test)
 }
 
 /*
- * fgraph_call_reserve() and fgraph_call_data(), the inline pair fprobe
- * uses: the data is found on top of the frame, below another user's,
- * and not at all when the user reserved none on this call.
+ * A user's data is found on top of the frame, below another user's, and
+ * not at all when the user reserved none on this call.
  */
 static void fgt_call_data_test(struct kunit *test)
 {
 	struct fgt_user *a = fgt_user(test, fgt_tracee);
 	struct fgt_user *b = fgt_user(test, fgt_tracee);
 
-	a->inline_data = true;
+	a->look = true;
 	a->reserve = 3 * sizeof(long);
 	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
 	fgt_tracee(0);

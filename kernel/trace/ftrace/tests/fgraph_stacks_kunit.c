@@ -394,13 +394,10 @@ static int fsk_call(struct fsk_caller *c)
 
 /*
  * A second user hooks queue_delayed_work_on(), which the request for a
- * stack calls from an irq_work, on behalf of the task without one, and
- * counts that task's misses of it: one per request, not one per irq_work
- * that a miss of it would raise again.
+ * stack calls from an irq_work, maybe on behalf of the task without one,
+ * which then misses that call too: one request per pass all the same,
+ * not one per irq_work that a miss of it would raise again.
  */
-static struct task_struct *fsk_stackless;
-static atomic_t fsk_queue_misses;
-
 static int fsk_decline(struct ftrace_graph_ent *trace,
 		       struct fgraph_ops *gops, struct ftrace_regs *fregs)
 {
@@ -413,12 +410,6 @@ static void fsk_queue_return(struct ftrace_graph_ret *trace,
 {
 }
 
-static void fsk_queue_missed(struct fgraph_ops *gops, unsigned long func)
-{
-	if (current == READ_ONCE(fsk_stackless))
-		atomic_inc(&fsk_queue_misses);
-}
-
 static struct fgraph_ops fsk_queue_gops = {
 	.entryfunc = fsk_decline,
 	.retfunc = fsk_queue_return,
@@ -429,11 +420,10 @@ static int fsk_register_queue(void)
 	char glob[] = "queue_delayed_work_on";
 	int ret;
 
-	atomic_set(&fsk_queue_misses, 0);
 	ret = ftrace_set_filter(&fsk_queue_gops.ops, glob, strlen(glob), 1);
 	if (ret)
 		return ret;
-	return register_ftrace_graph_missed(&fsk_queue_gops, fsk_queue_missed);
+	return register_ftrace_graph(&fsk_queue_gops);
 }
 
 /*
@@ -443,6 +433,7 @@ static int fsk_register_queue(void)
  */
 static void fsk_stackless_test(struct kunit *test)
 {
+	unsigned long requests;
 	struct fsk_caller c;
 	struct task_struct *t;
 
@@ -471,11 +462,11 @@ static void fsk_stackless_test(struct kunit *test)
 		schedule_timeout_uninterruptible(1);
 	KUNIT_EXPECT_EQ(test, fgraph_stacks_forget_task(t), 0);
 	KUNIT_EXPECT_NULL(test, t->ret_stack);
-	WRITE_ONCE(fsk_stackless, t);
+	fgraph_stacks_mend_sync();
+	requests = fgraph_stacks_mend_requests();
 	KUNIT_EXPECT_EQ(test, fsk_call(&c), 0);
 	fgraph_stacks_mend_sync();
-	WRITE_ONCE(fsk_stackless, NULL);
-	KUNIT_EXPECT_LE(test, atomic_read(&fsk_queue_misses), 2);
+	KUNIT_EXPECT_EQ(test, fgraph_stacks_mend_requests(), requests + 1);
 	unregister_ftrace_graph(&fsk_queue_gops);
 	ftrace_free_filter(&fsk_queue_gops.ops);
 	KUNIT_EXPECT_NOT_NULL(test, t->ret_stack);
