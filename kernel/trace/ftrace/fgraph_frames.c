@@ -129,10 +129,24 @@ unsigned long *fgraph_get_task_var(struct fgraph_ops *gops)
 	return &current->ret_stack[FGRAPH_VARS + gops->idx];
 }
 
+/*
+ * Is the frame at @start one of fprobe's?  Only those are closed with
+ * no users (fgraph_frames.h).
+ */
+static bool fgf_is_fprobe(unsigned long *stack, int start)
+{
+	unsigned long word = READ_ONCE(stack[start + FGRAPH_RET_WORDS]);
+
+	return fgf_tag(word) == FGW_CLOSED && !(word & FGW_USERS);
+}
+
 /**
- * ftrace_graph_get_ret_stack - a frame of a task's hooked calls
+ * ftrace_graph_get_ret_stack - a frame of the graph users' hooked calls
  * @task: the task
  * @skip: how many frames down from the latest (0: the latest)
+ *
+ * fprobe's frames are not counted: they belong to no graph user, and
+ * their times are not kept.
  *
  * Return: the frame, or NULL if the task has fewer hooked calls.
  */
@@ -142,12 +156,13 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip)
 	unsigned long *stack = READ_ONCE(task->ret_stack);
 	int start = READ_ONCE(task->curr_ret_stack);
 
-	do {
+	for (;;) {
 		start = fgraph_frame_below(stack, start);
 		if (start < 0)
 			return NULL;
-	} while (skip--);
-	return fgf_ret(stack, start);
+		if (!fgf_is_fprobe(stack, start) && !skip--)
+			return fgf_ret(stack, start);
+	}
 }
 
 /* Is @ret a return trampoline: return_to_handler, or fprobe's? */
