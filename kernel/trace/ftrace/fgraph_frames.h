@@ -249,8 +249,13 @@ static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
  *	frame word			closed, no users
  *	the probe's id
  *	where its entry data is		NULL if n is 0
+ *	where the call returns to	in its caller, for the handlers
  *	the probe's entry data		n words
- *	data word			FGW_FPROBE, the probe's entry, n + 2
+ *	data word			FGW_FPROBE, the probe's entry, n + 3
+ *
+ * The caller's address is kept apart from the frame's ret because ret
+ * is where the pop goes, which is another hook's trampoline when that
+ * hook took the call's return first.
  *
  * To every other reader it is a frame like the graph's (the walkers
  * follow the data word down to the frame word), and it counts in no
@@ -262,26 +267,46 @@ static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
 #define FGW_ENTRY		GENMASK(60, 26)
 
 /* The words of the frame of a probe with @n words of entry data. */
-#define FGRAPH_FPROBE_WORDS(n)	(FGRAPH_RET_WORDS + 4 + (n))
+#define FGRAPH_FPROBE_WORDS(n)	(FGRAPH_RET_WORDS + 5 + (n))
 
 /* The words of the frame after the struct ftrace_ret_stack. */
 #define FGF_FPROBE_ID		(FGRAPH_RET_WORDS + 1)
 #define FGF_FPROBE_DATA		(FGRAPH_RET_WORDS + 2)
+#define FGF_FPROBE_CALLER	(FGRAPH_RET_WORDS + 3)
 
 static_assert(FGRAPH_FPROBE_WORDS(FGRAPH_MAX_DATA_SIZE / sizeof(long)) <
 	      FGRAPH_VARS);
 
 /*
- * The data word of such a frame, for a probe whose entry in fprobe_exits
- * is @entry words from the table's start; 0 if that is too far.
+ * How the frames of one probe are laid out, made once when it registers
+ * so that a push computes none of it: @words, FGRAPH_FPROBE_WORDS() of
+ * its entry data; @fword, the frame word; @dword, the data word on top;
+ * @mask, all ones if it keeps entry data, else 0 (its handlers' entry
+ * data is then NULL).
  */
-static inline unsigned long fgraph_fprobe_word(unsigned long entry,
-					       unsigned int n)
+struct fgraph_fprobe {
+	unsigned long	words;
+	unsigned long	fword;
+	unsigned long	dword;
+	unsigned long	mask;
+};
+
+/*
+ * Lay out the frames of a probe whose entry in fprobe_exits is @entry
+ * words from the table's start, with @n words of entry data.  Return:
+ * false if @entry is too far for a data word.
+ */
+static inline bool fgraph_fprobe_layout(struct fgraph_fprobe *lay,
+					unsigned long entry, unsigned int n)
 {
 	if (entry > FIELD_MAX(FGW_ENTRY))
-		return 0;
-	return fgf_data_word(0, n + 2, FGRAPH_FPROBE_WORDS(n) - 1) |
-	       FGW_FPROBE | FIELD_PREP(FGW_ENTRY, entry);
+		return false;
+	lay->words = FGRAPH_FPROBE_WORDS(n);
+	lay->fword = FIELD_PREP(FGW_TAG, FGW_CLOSED);
+	lay->dword = fgf_data_word(0, n + 3, lay->words - 1) | FGW_FPROBE |
+		     FIELD_PREP(FGW_ENTRY, entry);
+	lay->mask = n ? ~0UL : 0;
+	return true;
 }
 
 /* The entry field of @dword: two shifts, no 35-bit mask to load. */
@@ -300,18 +325,6 @@ static __always_inline bool fgf_fprobe_top(unsigned long word)
 	static_assert((FGW_TAG | FGW_FPROBE) == GENMASK(63, 61));
 	return word >= (FGW_TAG | FGW_FPROBE);
 }
-
-/*
- * How the frames of one probe are laid out, set when it registers:
- * @words, FGRAPH_FPROBE_WORDS() of its entry data; @dword, the data word
- * on top, fgraph_fprobe_word(); @mask, all ones if it keeps entry data,
- * else 0 (its handlers' entry data is then NULL).
- */
-struct fgraph_fprobe {
-	unsigned long	words;
-	unsigned long	dword;
-	unsigned long	mask;
-};
 
 /*
  * Is there room for the frame a probe pushes now, of @words words?  Set
@@ -334,6 +347,7 @@ static __always_inline bool fgraph_fprobe_room(unsigned long **stack,
  * @first: where the frame begins, as fgraph_fprobe_room() gave it
  * @words: what fgraph_fprobe_room() was given, @lay's words
  * @func: the function called
+ * @caller: where it returns to, in its caller
  * @retp: where its return address is stored
  * @lay: the layout of the probe's frames
  * @id: where the probe's id is
@@ -345,8 +359,9 @@ static __always_inline bool fgraph_fprobe_room(unsigned long **stack,
  */
 static __always_inline void *
 fgraph_fprobe_push(unsigned long *stack, long first, unsigned long words,
-		   unsigned long func, unsigned long *retp,
-		   const struct fgraph_fprobe *lay, const u64 *id)
+		   unsigned long func, unsigned long caller,
+		   unsigned long *retp, const struct fgraph_fprobe *lay,
+		   const u64 *id)
 {
 	unsigned long *f = &stack[first];
 	struct ftrace_ret_stack *frame = (struct ftrace_ret_stack *)f;
@@ -361,10 +376,11 @@ fgraph_fprobe_push(unsigned long *stack, long first, unsigned long words,
 	frame->ret = *retp;
 	frame->func = func;
 	frame->retp = retp;
-	f[FGRAPH_RET_WORDS] = FIELD_PREP_CONST(FGW_TAG, FGW_CLOSED);
+	f[FGRAPH_RET_WORDS] = lay->fword;
 	f[FGF_FPROBE_ID] = *id;
-	data = (unsigned long)&f[FGF_FPROBE_DATA + 1] & lay->mask;
+	data = (unsigned long)&f[FGF_FPROBE_CALLER + 1] & lay->mask;
 	f[FGF_FPROBE_DATA] = data;
+	f[FGF_FPROBE_CALLER] = caller;
 	return (void *)data;
 }
 

@@ -98,17 +98,18 @@ static int fprobe_exit_add(struct fprobe *fp, struct fprobe_hook *hook)
 	index = fprobe_exit_free_entry();
 	if (index < 0)
 		return index;
+	words = DIV_ROUND_UP(fp->entry_data_size, sizeof(long));
+	/* The table's growth bounds it: it cannot be too far. */
+	if (WARN_ON_ONCE(!fgraph_fprobe_layout(&hook->frame,
+					       index * FPROBE_EXIT_WORDS,
+					       words)))
+		return -ENOSPC;
 	ret = fgraph_frames_get();
 	if (ret)
 		return ret;
-	words = DIV_ROUND_UP(fp->entry_data_size, sizeof(long));
 	hook->ops.func = fp->entry_handler ? fprobe_exit_hook_func :
 					     fprobe_exit_only_hook_func;
 	hook->index = index;
-	hook->frame.words = FGRAPH_FPROBE_WORDS(words);
-	hook->frame.dword = fgraph_fprobe_word(index * FPROBE_EXIT_WORDS,
-					       words);
-	hook->frame.mask = words ? ~0UL : 0;
 	e = &fprobe_exits_now()[index];
 	WRITE_ONCE(e->fp, fp);
 	/* Pairs with fprobe_exit_find(): the probe is seen before its id. */

@@ -166,6 +166,7 @@ static __always_inline unsigned long *fprobe_retp(struct ftrace_regs *fregs)
 static __always_inline bool fprobe_exit_push(struct fprobe_hook *hook,
 					     struct fprobe *fp,
 					     unsigned long ip,
+					     unsigned long parent_ip,
 					     struct ftrace_regs *fregs,
 					     void **data)
 {
@@ -177,8 +178,8 @@ static __always_inline bool fprobe_exit_push(struct fprobe_hook *hook,
 		return false;
 	}
 	retp = fprobe_retp(fregs);
-	*data = fgraph_fprobe_push(stack, first, words, ip, retp, &hook->frame,
-				   &fp->id);
+	*data = fgraph_fprobe_push(stack, first, words, ip, parent_ip, retp,
+				   &hook->frame, &fp->id);
 	*retp = (unsigned long)fprobe_return_to_handler;
 	return true;
 }
@@ -201,7 +202,7 @@ static noinline __cold void fprobe_exit_hook_general(struct fprobe_hook *hook,
 		fp->nmissed++;
 		return;
 	}
-	if (fprobe_exit_push(hook, fp, ip, fregs, &data) &&
+	if (fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data) &&
 	    fprobe_call_entry(fp, ip, parent_ip, fregs, data))
 		fgraph_fprobe_drop();
 	fgraph_unlock(bit);
@@ -234,7 +235,8 @@ static __always_inline void fprobe_exit_hook(struct ftrace_ops *op,
 		fprobe_exit_hook_general(hook, ip, parent_ip, fregs);
 		return;
 	}
-	if (likely(fprobe_exit_push(hook, fp, ip, fregs, &data)) && entry &&
+	if (likely(fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data)) &&
+	    entry &&
 	    fp->entry_handler(fp, ip, parent_ip, fregs, data))
 		fgraph_fprobe_drop();
 	fgraph_unlock_task();
@@ -271,21 +273,23 @@ void fprobe_exit_only_hook_func(unsigned long ip, unsigned long parent_ip,
 /* The exit handler of a probe disabled, or shared with kprobes. */
 static noinline __cold void fprobe_frame_exit_general(struct fprobe *fp,
 						      unsigned long *f,
+						      unsigned long caller,
 						      struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame = (struct ftrace_ret_stack *)f;
 
 	if (fprobe_on(fp))
-		fprobe_call_exit(fp, frame->func, frame->ret, fregs,
+		fprobe_call_exit(fp, frame->func, caller, fregs,
 				 (void *)f[FGF_FPROBE_DATA]);
 }
 
 /*
  * The exit handler of the probe the frame at @f names, if it is still
- * registered and enabled.
+ * registered and enabled; @caller is the frame's, read once.
  */
 static __always_inline void fprobe_frame_exit(unsigned long *f,
 					      unsigned long dword,
+					      unsigned long caller,
 					      struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame = (struct ftrace_ret_stack *)f;
@@ -297,10 +301,10 @@ static __always_inline void fprobe_frame_exit(unsigned long *f,
 	/* As on entry: one plain read of flags written plainly. */
 	if (unlikely(data_race(fp->flags) &
 		     (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED))) {
-		fprobe_frame_exit_general(fp, f, fregs);
+		fprobe_frame_exit_general(fp, f, caller, fregs);
 		return;
 	}
-	fp->exit_handler(fp, frame->func, frame->ret, fregs,
+	fp->exit_handler(fp, frame->func, caller, fregs,
 			 (void *)f[FGF_FPROBE_DATA]);
 }
 
@@ -319,8 +323,9 @@ static __always_inline unsigned long fprobe_frame_pop(long first,
 /*
  * fprobe_frame_return() when the lock is held already: by an
  * interrupted context whose count the CPU has not switched from yet,
- * since no frame is pushed under the lock.  Call the handler all the
- * same.
+ * or by the handler whose call of this function the lock let through
+ * (one level of nesting).  The call's entry was seen: call the exit
+ * handler all the same.
  */
 static noinline __cold unsigned long
 fprobe_frame_return_locked(unsigned long *f, unsigned long dword,
@@ -330,11 +335,11 @@ fprobe_frame_return_locked(unsigned long *f, unsigned long dword,
 	int bit = fgraph_trylock(((struct ftrace_ret_stack *)f)->func, 0);
 
 	if (bit >= 0) {
-		fprobe_frame_exit(f, dword, fregs);
+		fprobe_frame_exit(f, dword, f[FGF_FPROBE_CALLER], fregs);
 		fgraph_unlock(bit);
 	} else {
 		preempt_disable_notrace();
-		fprobe_frame_exit(f, dword, fregs);
+		fprobe_frame_exit(f, dword, f[FGF_FPROBE_CALLER], fregs);
 		preempt_enable_notrace();
 	}
 	return fprobe_frame_pop(first, ret);
@@ -360,7 +365,7 @@ static noinline __cold unsigned long fprobe_frame_lost(void)
  */
 unsigned long fprobe_frame_return(struct ftrace_regs *fregs)
 {
-	unsigned long *stack = current->ret_stack, *f, dword, ret;
+	unsigned long *stack = current->ret_stack, *f, dword, ret, caller;
 	/* Only the task sets it: to 0 while it has no stack, or within it. */
 	unsigned int pos = current->curr_ret_stack;
 	long first;
@@ -373,10 +378,11 @@ unsigned long fprobe_frame_return(struct ftrace_regs *fregs)
 	first = pos - 1 - (long)FIELD_GET(FGW_DIST, dword);
 	f = &stack[first];
 	ret = f[0];
-	ftrace_regs_set_instruction_pointer(fregs, ret);
+	caller = f[FGF_FPROBE_CALLER];
+	ftrace_regs_set_instruction_pointer(fregs, caller);
 	if (unlikely(!fgraph_trylock_task()))
 		return fprobe_frame_return_locked(f, dword, fregs, first, ret);
-	fprobe_frame_exit(f, dword, fregs);
+	fprobe_frame_exit(f, dword, caller, fregs);
 	fgraph_unlock_task();
 	return fprobe_frame_pop(first, ret);
 }

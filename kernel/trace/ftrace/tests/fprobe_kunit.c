@@ -505,8 +505,9 @@ static void fpb_full_data_test(struct kunit *test)
 	fpb_tracee(0);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, atomic_read(&p[i]->exits), 2);
-		KUNIT_EXPECT_TRUE(test, p[i]->data_ok);
 		KUNIT_EXPECT_EQ(test, p[i]->fp.nmissed, 0);
+		/* Each sees its caller, not another probe's trampoline. */
+		fpb_expect_exit(test, p[i], 1, "fpb_full_data_test");
 	}
 }
 
@@ -568,6 +569,7 @@ static struct fpb_graph *fpb_graph(struct kunit *test, void *func)
 struct fpb_seen {
 	bool trampoline_seen;	/* a return trampoline in the stack trace */
 	bool caller_seen;	/* fpb_unwind_test in it */
+	bool graph_frame;	/* ftrace_graph_get_ret_stack() found one */
 	unsigned long ret;	/* what ftrace_graph_ret_addr() gave */
 };
 
@@ -579,14 +581,18 @@ static bool fpb_trampoline(unsigned long addr)
 
 /*
  * Unwind from inside the call, and ask ftrace_graph_ret_addr() for the
- * return address of the frame on top (the last hook's).
+ * return address of the frame on top (the last hook's, of any kind).
  */
 static noinline __noclone void fpb_tracee_unwind(struct fpb_seen *seen)
 {
-	struct ftrace_ret_stack *frame = ftrace_graph_get_ret_stack(current, 0);
+	unsigned long *stack = current->ret_stack;
+	int top = fgraph_frame_below(stack, current->curr_ret_stack);
+	struct ftrace_ret_stack *frame = top < 0 ? NULL : fgf_ret(stack, top);
 	unsigned long entries[16];
 	char name[KSYM_NAME_LEN];
 	int i, n, idx = 0;
+
+	seen->graph_frame = ftrace_graph_get_ret_stack(current, 0);
 
 	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
 	for (i = 0; i < n; i++) {
@@ -617,6 +623,8 @@ static void fpb_unwind_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_unwind), 0);
 	fpb_tracee_unwind(&seen);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	/* The probe's frame is no graph user's. */
+	KUNIT_EXPECT_FALSE(test, seen.graph_frame);
 	KUNIT_EXPECT_FALSE(test, seen.trampoline_seen);
 	KUNIT_EXPECT_TRUE(test, seen.caller_seen);
 	sprint_symbol_no_offset(name, seen.ret);
@@ -627,6 +635,10 @@ static void fpb_unwind_test(struct kunit *test)
 	fpb_tracee_unwind(&seen);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&g->returns), 1);
+	/* The graph took the return first: the probe still sees its caller. */
+	sprint_symbol_no_offset(name, p->exit_ret_ip);
+	KUNIT_EXPECT_STREQ(test, name, "fpb_unwind_test");
+	KUNIT_EXPECT_TRUE(test, seen.graph_frame);
 	KUNIT_EXPECT_FALSE(test, seen.trampoline_seen);
 	KUNIT_EXPECT_TRUE(test, seen.caller_seen);
 	sprint_symbol_no_offset(name, seen.ret);
