@@ -193,8 +193,9 @@ static __always_inline void fgraph_call_returns(struct ftrace_graph_ret *trace,
 /*
  * The recursion lock keeps the entry path from hooking what the return
  * callbacks call.  If it is held already, that is by an interrupted
- * context whose count the CPU has not switched from yet, since no frame
- * is pushed under the lock: call them all the same.
+ * context whose count the CPU has not switched from yet, or by the
+ * callback whose call of this function the lock let through (one level
+ * of nesting): the call's entry was seen, so call them all the same.
  */
 static __always_inline void fgraph_tell_return(struct ftrace_graph_ret *trace,
 					       unsigned long users, u64 epoch,
