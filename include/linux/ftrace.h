@@ -314,6 +314,12 @@ void ftrace_ops_guard_busy(unsigned long ip, unsigned long parent_ip);
  * - IPMODIFY: the callback may change the instruction pointer (needs
  *   SAVE_REGS or WITH_ARGS).  Only one such ops may be on a function,
  *   so registering or growing the filter fails if another has it.
+ *   Without IPMODIFY, OVERRIDE or SAVE_REGS a change of the instruction
+ *   pointer may be ignored.
+ * - OVERRIDE: the callback may change the instruction pointer to make
+ *   the function return at once (ftrace_override_function_with_return(),
+ *   error injection as BPF does it through fprobe), with no claim on
+ *   the function: several such ops may share it, and an IPMODIFY one.
  * - PID: call only for the tasks the set_ftrace_pid files select.
  * - RCU: call only where RCU is watching.
  * - TRACE_ARRAY: @private is the struct trace_array that owns the ops.
@@ -355,6 +361,7 @@ enum {
 	FTRACE_OPS_FL_PERMANENT			= BIT(16),
 	FTRACE_OPS_FL_DIRECT			= BIT(17),
 	FTRACE_OPS_FL_SUBOP			= BIT(18),
+	FTRACE_OPS_FL_OVERRIDE			= BIT(19),
 };
 
 /* Asks for the arguments: only WITH_ARGS arches save them without regs. */

@@ -136,6 +136,10 @@ static struct fchain *fchain_build(struct ftrace_ops **set, unsigned int nr)
 	for (i = 0; i < nr; i++) {
 		if (set[i]->flags & FTRACE_OPS_FL_SAVE_REGS)
 			chain->ops.flags |= FTRACE_OPS_FL_SAVE_REGS;
+		/* The trampoline must take a moved ip back; no claim here. */
+		if (set[i]->flags & (FTRACE_OPS_FL_IPMODIFY |
+				     FTRACE_OPS_FL_OVERRIDE))
+			chain->ops.flags |= FTRACE_OPS_FL_OVERRIDE;
 		chain->member[i] = set[i];
 	}
 	chain->nr = nr;

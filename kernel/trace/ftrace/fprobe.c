@@ -150,7 +150,8 @@ static int fprobe_hook_add(struct fprobe *fp, unsigned long *ips,
 	if (!hook)
 		return -ENOMEM;
 	hook->ops.func = fprobe_hook_func;
-	hook->ops.flags = FTRACE_OPS_FL_SAVE_ARGS;
+	/* BPF's kprobe_multi programs may override the probed function. */
+	hook->ops.flags = FTRACE_OPS_FL_SAVE_ARGS | FTRACE_OPS_FL_OVERRIDE;
 	hook->ops.private = fp;
 	if (fp->exit_handler)
 		ret = fprobe_exit_add(fp, hook);

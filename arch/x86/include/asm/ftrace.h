@@ -94,7 +94,10 @@ arch_ftrace_fill_perf_regs(struct ftrace_regs *fregs, struct pt_regs *regs)
 }
 
 #define ftrace_regs_set_instruction_pointer ftrace_regs_set_instruction_pointer
-/* The trampolines return to whatever regs.ip holds after the hooks. */
+/*
+ * The shared trampolines, and those of IPMODIFY, OVERRIDE and SAVE_REGS
+ * ops, return to whatever regs.ip holds after the hooks.
+ */
 static __always_inline void
 ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs,
 				    unsigned long ip)

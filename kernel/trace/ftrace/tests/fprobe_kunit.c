@@ -12,6 +12,7 @@
  *    call has no exit;
  *  - probes of both kinds on one function, each leaving alone, each
  *    with its own frame and full storage;
+ *  - an entry handler that moves the ip (error injection) is obeyed;
  *  - an exit probe and a graph user on one function both see the
  *    return, and unwinding inside the call shows the real caller;
  *  - every probe hooks with an ops of its own, and the hook of a probe
@@ -294,6 +295,48 @@ static void fpb_shared_site_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&c->fp), 0);
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee));
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee2));
+}
+
+/* What an overriding entry handler runs instead of its tracee. */
+static noinline notrace int fpb_instead(int x)
+{
+	barrier();
+	return -x;
+}
+
+static int fpb_override_entry(struct fprobe *fp, unsigned long ip,
+			      unsigned long ret_ip, struct ftrace_regs *fregs,
+			      void *data)
+{
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)fpb_instead);
+	return fpb_entry(fp, ip, ret_ip, fregs, data);
+}
+
+/*
+ * An entry handler may move the ip, as BPF's bpf_override_return()
+ * does through kprobe_multi: the call goes where it says, alone on the
+ * function or next to an exit probe, which gets what the other code
+ * returned.
+ */
+static void fpb_override_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, true, false, 0);
+	struct fpb_probe *q = fpb_probe(test, false, true, 0);
+
+	p->fp.entry_handler = fpb_override_entry;
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee), 0);
+	KUNIT_EXPECT_EQ(test, fpb_tracee(5), -5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+
+	KUNIT_ASSERT_EQ(test, fpb_register(q, fpb_tracee), 0);
+	KUNIT_EXPECT_EQ(test, fpb_tracee(6), -6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&q->exits), 1);
+	KUNIT_EXPECT_EQ(test, (int)q->retval, -6);
+
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+	KUNIT_EXPECT_EQ(test, fpb_tracee(7), 8);
+	KUNIT_EXPECT_EQ(test, (int)q->retval, 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 2);
 }
 
 /* The site of @func, counted by its ops, or -1 if it has no record. */
@@ -1063,6 +1106,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_entry_test),
 	KUNIT_CASE(fpb_exit_test),
 	KUNIT_CASE(fpb_shared_site_test),
+	KUNIT_CASE(fpb_override_test),
 	KUNIT_CASE(fpb_entry_hooks_test),
 	KUNIT_CASE(fpb_exit_module_test),
 	KUNIT_CASE(fpb_hook_cut_nomem_test),
