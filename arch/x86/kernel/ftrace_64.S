@@ -51,7 +51,9 @@
 
 /*
  * hook_enter - build the struct pt_regs frame of a hook.
- * @pushed: bytes the template pushed before this (eflags: 8).
+ * @regs: a complete pt_regs.  Its top three words (ss, sp, flags) are
+ * pushed first, so that pushfq saves the flags straight into their
+ * slot and popfq takes them back from there.
  *
  * On return: %rdi = address of the patched call (first argument),
  * %rsi = the hooked function's return address (second argument), and
@@ -59,17 +61,27 @@
  * Clobbers nothing that the hooked function relies on: every register
  * it reads is saved before being reused.
  */
-.macro hook_enter pushed=0
+.macro hook_enter regs=0
 #ifdef CONFIG_FRAME_POINTER
 	pushq	%rbp
-	pushq	\pushed+2*8(%rsp)	/* return address into the parent */
+	pushq	2*8(%rsp)	/* return address into the parent */
 	pushq	%rbp
 	movq	%rsp, %rbp
-	pushq	\pushed+3*8(%rsp)	/* return address into the function */
+	pushq	3*8(%rsp)	/* return address into the function */
 	pushq	%rbp
 	movq	%rsp, %rbp
 #endif
+.if \regs
+	/* Nothing above changed the flags. */
+	pushq	$__KERNEL_DS
+	pushq	%rsp
+	pushfq
+	subq	$FRAME_SIZE - 3*8, %rsp
+	/* The sp of the hooked function: its return address is on top. */
+	addq	$HOOK_FP_FRAMES + 2*8, RSP(%rsp)
+.else
 	subq	$FRAME_SIZE, %rsp
+.endif
 	/* The six argument registers, and %al for variadic callees. */
 	movq	%rdi, RDI(%rsp)
 	movq	%rsi, RSI(%rsp)
@@ -85,23 +97,23 @@
 #else
 	movq	%rbp, RBP(%rsp)
 #endif
-	movq	HOOK_FRAME+\pushed(%rsp), %rdi
+	movq	HOOK_FRAME(%rsp), %rdi
 	movq	%rdi, RIP(%rsp)
-	movq	HOOK_FRAME+\pushed+8(%rsp), %rsi
-	/* The sp of the hooked function: its return address is on top. */
-	leaq	HOOK_FRAME+\pushed+8(%rsp), %rdx
+	movq	HOOK_FRAME+8(%rsp), %rsi
+.if !\regs
+	leaq	HOOK_FRAME+8(%rsp), %rdx
 	movq	%rdx, RSP(%rsp)
+.endif
 	subq	$MCOUNT_INSN_SIZE, %rdi
 .endm
 
 /*
- * hook_leave - restore what hook_enter saved and drop the frame.
- * @keep: bytes of the frame to leave on the stack.
+ * hook_restore - reload what hook_enter saved.
  * @bp: restore %rbp from the frame. Only a handler with a full pt_regs
  * may change it there; otherwise the callees kept it, unless
  * hook_enter itself moved it for the frame-pointer frames.
  */
-.macro hook_leave keep=0 bp=1
+.macro hook_restore bp=1
 	movq	R8(%rsp), %r8
 	movq	R9(%rsp), %r9
 	movq	RCX(%rsp), %rcx
@@ -116,7 +128,12 @@
 #ifndef CONFIG_FRAME_POINTER
 	.endif
 #endif
-	addq	$HOOK_FRAME-\keep, %rsp
+.endm
+
+/* hook_leave - hook_restore, and drop a frame without full pt_regs. */
+.macro hook_leave bp=1
+	hook_restore \bp
+	addq	$HOOK_FRAME, %rsp
 .endm
 
 /*
@@ -179,6 +196,60 @@ SYM_INNER_LABEL(\op_ptr, SYM_L_GLOBAL)
 	movq	RIP(%rsp), %rax
 	movq	%rax, HOOK_FRAME(%rsp)
 	hook_leave bp=0
+.endm
+
+/*
+ * regs_enter - the frame of a template with full pt_regs, and the load
+ * of its ops, as light_enter.
+ */
+.macro regs_enter op_ptr
+	hook_enter regs=1
+
+SYM_INNER_LABEL(\op_ptr, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	movq	function_trace_op(%rip), %rdx
+	/* The rest of pt_regs: callee-saved and scratch registers... */
+	movq	%rbx, RBX(%rsp)
+	movq	%r10, R10(%rsp)
+	movq	%r11, R11(%rsp)
+	movq	%r12, R12(%rsp)
+	movq	%r13, R13(%rsp)
+	movq	%r14, R14(%rsp)
+	movq	%r15, R15(%rsp)
+	/* ...and the code segment of an exception frame. */
+	movq	$__KERNEL_CS, CS(%rsp)
+	ENCODE_FRAME_POINTER
+	movq	%rsp, %rcx
+.endm
+
+/*
+ * regs_restore - take back what a handler with full pt_regs may have
+ * changed (kprobes, livepatch, error injection), apart from the
+ * registers hook_restore reloads and the flags regs_leave pops; %r11
+ * is dead at a function's entry.
+ */
+.macro regs_restore
+	movq	RBX(%rsp), %rbx
+	movq	R10(%rsp), %r10
+	movq	R12(%rsp), %r12
+	movq	R13(%rsp), %r13
+	movq	R14(%rsp), %r14
+	movq	R15(%rsp), %r15
+	movq	RIP(%rsp), %rax
+	movq	%rax, HOOK_FRAME(%rsp)
+.endm
+
+/*
+ * regs_leave - drop the frame of regs_enter, popping the flags from
+ * their slot.
+ * @keep: bytes below the return address to leave on the stack.
+ */
+.macro regs_leave keep=0
+	hook_restore
+	addq	$EFLAGS, %rsp
+	popfq
+	/* lea, not add: the flags stay as popped. */
+	leaq	HOOK_FP_FRAMES + 2*8 - \keep(%rsp), %rsp
 .endm
 
 /* A function that only returns, with the call-depth bookkeeping. */
@@ -296,28 +367,7 @@ SYM_FUNC_END(ftrace_guard_caller)
 STACK_FRAME_NON_STANDARD_FP(ftrace_guard_caller)
 
 SYM_FUNC_START(ftrace_regs_caller)
-	/* First, before anything changes the flags. */
-	pushfq
-	hook_enter 8
-
-SYM_INNER_LABEL(ftrace_regs_caller_op_ptr, SYM_L_GLOBAL)
-	ANNOTATE_NOENDBR
-	movq	function_trace_op(%rip), %rdx
-	/* The rest of pt_regs: callee-saved and scratch registers... */
-	movq	%rbx, RBX(%rsp)
-	movq	%r10, R10(%rsp)
-	movq	%r11, R11(%rsp)
-	movq	%r12, R12(%rsp)
-	movq	%r13, R13(%rsp)
-	movq	%r14, R14(%rsp)
-	movq	%r15, R15(%rsp)
-	/* ...and what an exception frame would hold. */
-	movq	$__KERNEL_CS, CS(%rsp)
-	movq	$__KERNEL_DS, SS(%rsp)
-	movq	HOOK_FRAME(%rsp), %rcx
-	movq	%rcx, EFLAGS(%rsp)
-	ENCODE_FRAME_POINTER
-	movq	%rsp, %rcx
+	regs_enter ftrace_regs_caller_op_ptr
 	CALL_DEPTH_ACCOUNT_TWO
 
 SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
@@ -325,21 +375,7 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	/* Retargeted like ftrace_call. */
 	call	ftrace_stub
 
-	/*
-	 * Handlers may change any register, the flags and the ip (kprobes,
-	 * livepatch); %r11 is dead at a function's entry.
-	 */
-	movq	RBX(%rsp), %rbx
-	movq	R10(%rsp), %r10
-	movq	R12(%rsp), %r12
-	movq	R13(%rsp), %r13
-	movq	R14(%rsp), %r14
-	movq	R15(%rsp), %r15
-	movq	RIP(%rsp), %rax
-	movq	%rax, HOOK_FRAME+8(%rsp)
-	movq	EFLAGS(%rsp), %rax
-	movq	%rax, HOOK_FRAME(%rsp)
-
+	regs_restore
 	/*
 	 * A direct-call ops put its trampoline in orig_ax (see
 	 * arch_ftrace_set_direct_caller()). The branch is a 32-bit one so
@@ -349,8 +385,7 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	testq	%rax, %rax
 	{disp32} jnz	.Lregs_direct
 
-	hook_leave
-	popfq
+	regs_leave
 
 SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
@@ -359,17 +394,14 @@ SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 
 .Lregs_direct:
 	/*
-	 * Enter the direct trampoline as if the site had called it: leave
-	 * eflags one slot below its usual place, the trampoline's address
-	 * in the eflags slot, then popfq and return into the trampoline.
+	 * Enter the direct trampoline as if the site had called it: its
+	 * address goes in the word below the return address, and the frame
+	 * is dropped down to that word, which the return then consumes.
 	 */
-	movq	HOOK_FRAME(%rsp), %rdi
-	movq	%rdi, HOOK_FRAME-8(%rsp)
-	movq	%rax, HOOK_FRAME(%rsp)
-	hook_leave 8
-	popfq
+	movq	%rax, HOOK_FRAME-8(%rsp)
+	regs_leave keep=8
 	UNWIND_HINT_FUNC
-	ret_to_stack_top addq $8, %rsp
+	ret_to_stack_top leaq 8(%rsp), %rsp
 SYM_FUNC_END(ftrace_regs_caller)
 STACK_FRAME_NON_STANDARD_FP(ftrace_regs_caller)
 

@@ -14,6 +14,11 @@
  * the ops gets none, the backend keeps nothing of the attempt, and the
  * core calls the ops from the shared template instead.
  *
+ * The templates: what the frame they build holds, and that a
+ * handler's change of the flags or of the ip takes effect, through a
+ * copy (the ops' own trampoline) and through the shared template (when
+ * the trampoline cannot be built).
+ *
  * This file is included at the end of ftrace.c (with
  * CONFIG_FTRACE_X86_KUNIT_TEST), so it reaches the backend's static
  * helpers and its two test seams: struct site_batch can walk an array
@@ -50,6 +55,7 @@ enum fxk_idx {
 	FXK_TRAMP,
 	FXK_BAD,
 	FXK_GOOD,
+	FXK_IRQS,
 	FXK_NR,
 };
 
@@ -61,6 +67,7 @@ static void * const fxk_tracees[FXK_NR] = {
 	[FXK_TRAMP] = fxkt_tramp,
 	[FXK_BAD] = fxkt_bad,
 	[FXK_GOOD] = fxkt_good,
+	[FXK_IRQS] = fxkt_irqs_off,
 };
 
 /* The __fentry__ site of each tracee, found by fxk_suite_init(). */
@@ -942,6 +949,246 @@ static void fxk_guard_rcu_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&rec->ops), 0);
 }
 
+/*
+ * An ops on one tracee, and what its callback saw there: how often it
+ * was called and, for fxk_frame_func(), what the frame held.
+ */
+struct fxk_hook {
+	struct ftrace_ops ops;
+	unsigned long ip;	/* the tracee's site */
+	atomic_t hits;
+	bool has_regs;		/* ftrace_get_regs() gave a pt_regs */
+	unsigned long ss, cs, flags;
+	unsigned long sp_word;	/* the word at the frame's sp */
+	unsigned long parent_ip;
+};
+
+/*
+ * Hook the tracee @idx with a new ops of @func and @flags: through a
+ * trampoline of its own, or with @shared through the shared template
+ * (its trampoline fails to build). Its site must then call that one.
+ */
+static struct fxk_hook *fxk_hook_on(struct kunit *test, enum fxk_idx idx,
+				    ftrace_func_t func, unsigned long flags,
+				    bool shared)
+{
+	unsigned long ip = fxk_ips[idx], target;
+	u8 call[MCOUNT_INSN_SIZE];
+	struct fxk_hook *h;
+
+	if (!fxk_site_is(ip, fxk_nop()))
+		kunit_skip(test, "%ps is traced by someone else",
+			   fxk_tracees[idx]);
+	h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->ops.func = func;
+	h->ops.flags = flags;
+	h->ip = ip;
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, fxk_ops_release, &h->ops));
+	KUNIT_ASSERT_EQ(test, 0, ftrace_set_filter_ip(&h->ops, ip, 0, 0));
+	if (shared) {
+		WRITE_ONCE(tramp_alloc_fails_for, &h->ops);
+		KUNIT_ASSERT_EQ(test, 0,
+				kunit_add_action_or_reset(test,
+							  fxk_tramp_alloc_works,
+							  NULL));
+	}
+
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(&h->ops), 0);
+	if (shared) {
+		KUNIT_ASSERT_EQ(test, h->ops.trampoline, 0UL);
+		target = flags & FTRACE_OPS_FL_SAVE_REGS ? FTRACE_REGS_ADDR :
+							   FTRACE_ADDR;
+	} else {
+		KUNIT_ASSERT_TRUE(test, h->ops.flags & FTRACE_OPS_FL_ALLOC_TRAMP);
+		KUNIT_ASSERT_NE(test, h->ops.trampoline, 0UL);
+		target = h->ops.trampoline;
+	}
+	fxk_call(call, ip, target);
+	KUNIT_ASSERT_MEMEQ(test, (void *)ip, call, MCOUNT_INSN_SIZE);
+	return h;
+}
+
+/* Count the tracee's calls, and note what the frame held. */
+static void fxk_frame_func(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fxk_hook *h = container_of(op, struct fxk_hook, ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long sp;
+
+	if (ip != h->ip)
+		return;
+	h->has_regs = regs;
+	if (regs) {
+		h->ss = regs->ss;
+		h->cs = regs->cs;
+		h->flags = regs->flags;
+		sp = regs->sp;
+	} else {
+		sp = ftrace_regs_get_stack_pointer(fregs);
+	}
+	h->sp_word = *(unsigned long *)sp;
+	h->parent_ip = parent_ip;
+	atomic_inc(&h->hits);
+}
+
+/* The two ways a call reaches an ops: the parameter of the cases below. */
+struct fxk_path {
+	const char *name;
+	bool shared;
+};
+
+static const struct fxk_path fxk_paths[] = {
+	{ "copy", false },
+	{ "shared", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(fxk_path, fxk_paths, name);
+
+/*
+ * A SAVE_REGS ops gets a complete pt_regs, through its trampoline and
+ * through ftrace_regs_caller: the kernel's ss and cs, the flags the
+ * call was made with (interrupts on), and the hooked function's sp,
+ * the slot of its return address into its caller.
+ */
+static void fxk_regs_frame_test(struct kunit *test)
+{
+	const struct fxk_path *path = test->param_value;
+	struct fxk_hook *h;
+
+	h = fxk_hook_on(test, FXK_TRAMP, fxk_frame_func,
+			FTRACE_OPS_FL_SAVE_REGS, path->shared);
+	KUNIT_ASSERT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(3), 118);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&h->ops), 0);
+
+	KUNIT_ASSERT_EQ(test, atomic_read(&h->hits), 1);
+	KUNIT_EXPECT_TRUE(test, h->has_regs);
+	KUNIT_EXPECT_EQ(test, h->ss, (unsigned long)__KERNEL_DS);
+	KUNIT_EXPECT_EQ(test, h->cs, (unsigned long)__KERNEL_CS);
+	KUNIT_EXPECT_TRUE(test, h->flags & X86_EFLAGS_FIXED);
+	KUNIT_EXPECT_TRUE(test, h->flags & X86_EFLAGS_IF);
+	KUNIT_EXPECT_NE(test, h->parent_ip, 0UL);
+	KUNIT_EXPECT_EQ(test, h->sp_word, h->parent_ip);
+}
+
+/*
+ * An ops without SAVE_REGS gets no complete pt_regs (ftrace_get_regs()
+ * is NULL), through its trampoline and through ftrace_caller, but its
+ * stack pointer is the hooked function's all the same.
+ */
+static void fxk_light_frame_test(struct kunit *test)
+{
+	const struct fxk_path *path = test->param_value;
+	struct fxk_hook *h;
+
+	h = fxk_hook_on(test, FXK_TRAMP, fxk_frame_func, 0, path->shared);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(3), 118);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&h->ops), 0);
+
+	KUNIT_ASSERT_EQ(test, atomic_read(&h->hits), 1);
+	KUNIT_EXPECT_FALSE(test, h->has_regs);
+	KUNIT_EXPECT_NE(test, h->parent_ip, 0UL);
+	KUNIT_EXPECT_EQ(test, h->sp_word, h->parent_ip);
+}
+
+/* Have the hooked function run with interrupts off. */
+static void fxk_irqs_off_func(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fxk_hook *h = container_of(op, struct fxk_hook, ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (ip != h->ip)
+		return;
+	atomic_inc(&h->hits);
+	if (regs)
+		regs->flags &= ~X86_EFLAGS_IF;
+}
+
+/*
+ * A SAVE_REGS handler's change of regs->flags takes effect, through
+ * the ops' trampoline and through ftrace_regs_caller: called with
+ * interrupts on, the tracee runs with them off once the handler has
+ * cleared the interrupt flag there.
+ */
+static void fxk_regs_flags_test(struct kunit *test)
+{
+	const struct fxk_path *path = test->param_value;
+	struct fxk_hook *h;
+	bool off;
+
+	h = fxk_hook_on(test, FXK_IRQS, fxk_irqs_off_func,
+			FTRACE_OPS_FL_SAVE_REGS, path->shared);
+	KUNIT_ASSERT_FALSE(test, irqs_disabled());
+	off = fxkt_irqs_off();
+	/* Turned off behind lockdep's back, so back on the same way. */
+	raw_local_irq_enable();
+	KUNIT_EXPECT_TRUE(test, off);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->hits), 1);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&h->ops), 0);
+	KUNIT_EXPECT_FALSE(test, fxkt_irqs_off());
+}
+
+/* Send the call on to fxkt_moved(), as kprobes' error injection would. */
+static void fxk_move_regs_func(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fxk_hook *h = container_of(op, struct fxk_hook, ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (ip != h->ip)
+		return;
+	atomic_inc(&h->hits);
+	if (regs)
+		instruction_pointer_set(regs, (unsigned long)fxkt_moved);
+}
+
+/* The same without pt_regs, as an OVERRIDE ops does. */
+static void fxk_move_func(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct fxk_hook *h = container_of(op, struct fxk_hook, ops);
+
+	if (ip != h->ip)
+		return;
+	atomic_inc(&h->hits);
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)fxkt_moved);
+}
+
+/*
+ * An ops of @func and @flags on fxkt_tramp() moves the ip to
+ * fxkt_moved(), whose value the call then returns (x * 53 + 59, not
+ * x * 29 + 31), through the path the case's parameter names; once the
+ * ops is gone the call stays in fxkt_tramp() again.
+ */
+static void fxk_move_ip_check(struct kunit *test, ftrace_func_t func,
+			      unsigned long flags)
+{
+	const struct fxk_path *path = test->param_value;
+	struct fxk_hook *h;
+
+	h = fxk_hook_on(test, FXK_TRAMP, func, flags, path->shared);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 165);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->hits), 1);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&h->ops), 0);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
+}
+
+/* A SAVE_REGS ops may move the ip without IPMODIFY (error injection). */
+static void fxk_regs_move_ip_test(struct kunit *test)
+{
+	fxk_move_ip_check(test, fxk_move_regs_func, FTRACE_OPS_FL_SAVE_REGS);
+}
+
+/* So may an OVERRIDE ops, without pt_regs and without IPMODIFY. */
+static void fxk_override_move_ip_test(struct kunit *test)
+{
+	fxk_move_ip_check(test, fxk_move_func, FTRACE_OPS_FL_OVERRIDE);
+}
+
 static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_make_call_test),
 	KUNIT_CASE(fxk_make_nop_test),
@@ -957,6 +1204,11 @@ static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_guard_irq_test),
 	KUNIT_CASE(fxk_guard_shared_test),
 	KUNIT_CASE(fxk_guard_rcu_test),
+	KUNIT_CASE_PARAM(fxk_regs_frame_test, fxk_path_gen_params),
+	KUNIT_CASE_PARAM(fxk_light_frame_test, fxk_path_gen_params),
+	KUNIT_CASE_PARAM(fxk_regs_flags_test, fxk_path_gen_params),
+	KUNIT_CASE_PARAM(fxk_regs_move_ip_test, fxk_path_gen_params),
+	KUNIT_CASE_PARAM(fxk_override_move_ip_test, fxk_path_gen_params),
 	{}
 };
 

@@ -7,6 +7,8 @@
 #ifndef _X86_KERNEL_FTRACE_KUNIT_H
 #define _X86_KERNEL_FTRACE_KUNIT_H
 
+#include <linux/types.h>
+
 int fxkt_site(int x);
 int fxkt_batch_a(int x);
 int fxkt_batch_b(int x);
@@ -14,5 +16,7 @@ int fxkt_batch_c(int x);
 int fxkt_tramp(int x);
 int fxkt_bad(int x);
 int fxkt_good(int x);
+bool fxkt_irqs_off(void);
+int fxkt_moved(int x);
 
 #endif /* _X86_KERNEL_FTRACE_KUNIT_H */

@@ -8,10 +8,12 @@
  * call is inlined and identical-code folding cannot merge two of them.
  *
  * Nothing but the suite calls them, and it calls only fxkt_tramp(),
- * fxkt_bad() and fxkt_good(): it writes CALLs into the other sites
- * behind the core's back, which is safe only while nothing runs them.
+ * fxkt_bad(), fxkt_good(), fxkt_irqs_off() and fxkt_moved(): it writes
+ * CALLs into the other sites behind the core's back, which is safe only
+ * while nothing runs them.
  */
 #include <linux/compiler.h>
+#include <linux/irqflags.h>
 
 #include "ftrace_kunit.h"
 
@@ -55,4 +57,22 @@ noinline int fxkt_good(int x)
 {
 	barrier();
 	return x * 43 + 47;
+}
+
+/* Whether it runs with interrupts off, whatever its caller had. */
+noinline bool fxkt_irqs_off(void)
+{
+	barrier();
+	return irqs_disabled();
+}
+
+/*
+ * Where the cases that move the ip send fxkt_tramp()'s calls: the same
+ * signature, and no ops of the suite hooks it, so the moved call runs
+ * it once, untraced, and returns to fxkt_tramp()'s caller.
+ */
+noinline int fxkt_moved(int x)
+{
+	barrier();
+	return x * 53 + 59;
 }
