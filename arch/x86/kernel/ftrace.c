@@ -377,6 +377,16 @@ static const struct hook_template guard_template = {
 	.guarded = true,
 };
 
+static const struct hook_template lean_template = {
+	.start = ftrace_lean_caller, .end = ftrace_lean_caller_end,
+	.op_load = ftrace_lean_caller_op_ptr, .call = ftrace_lean_call,
+};
+
+static const struct hook_template lean_regs_template = {
+	.start = ftrace_lean_regs_caller, .end = ftrace_lean_regs_caller_end,
+	.op_load = ftrace_lean_regs_caller_op_ptr, .call = ftrace_lean_regs_call,
+};
+
 /* What the guarded template reads, as the C side defines it. */
 static_assert(offsetof(struct pcpu_hot, preempt_count) ==
 	      FTRACE_PCPU_PREEMPT_COUNT);
@@ -386,22 +396,56 @@ static_assert(CT_RCU_WATCHING == FTRACE_CT_RCU_WATCHING);
 #endif
 
 /*
- * An ops that asked for the guard gets it inline in its trampoline,
- * but with SAVE_REGS it keeps the regs template and the C guard; so
- * does an RCU ops where the template cannot see RCU's state.
+ * The template a new trampoline for @ops copies.  An ops that asked for
+ * the guard gets it inline, but with SAVE_REGS it keeps the regs
+ * template and the C guard; so does an RCU ops where the template
+ * cannot see RCU's state.  The lean templates leave the call-depth
+ * accounting out, so they serve only where the CPU does not track call
+ * depth; the light one also leaves out taking regs->ip back.
  */
-static const struct hook_template *template_of(struct ftrace_ops *ops)
+static const struct hook_template *template_for(struct ftrace_ops *ops)
 {
 	unsigned long flags = ops->flags;
+	bool lean = !cpu_feature_enabled(X86_FEATURE_CALL_DEPTH);
+	bool c_guard = (flags & FTRACE_OPS_FL_RCU) &&
+		       !IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE);
 
 	if (flags & FTRACE_OPS_FL_SAVE_REGS)
-		return &regs_template;
-	if ((flags & FTRACE_OPS_FL_RCU) &&
-	    !IS_ENABLED(CONFIG_CONTEXT_TRACKING_IDLE))
-		return &light_template;
-	if (flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU))
+		return lean && !(flags & FTRACE_OPS_FL_DIRECT) ?
+		       &lean_regs_template : &regs_template;
+	if ((flags & (FTRACE_OPS_FL_RECURSION | FTRACE_OPS_FL_RCU)) && !c_guard)
 		return &guard_template;
+	if (lean && !(flags & (FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_OVERRIDE)))
+		return &lean_template;
 	return &light_template;
+}
+
+/*
+ * A trampoline is the template's code, a return, and (8-aligned) its
+ * tail: the address of its ops, which the op_load reads instead of the
+ * global function_trace_op, and the template it was copied from.  That
+ * one is kept, not worked out again: a tracer started from the command
+ * line may build its trampoline before the CPU's call-depth tracking is
+ * chosen.
+ */
+struct tramp_tail {
+	struct ftrace_ops *ops;
+	const struct hook_template *template;
+};
+
+/* Does @ops have a trampoline we built, and not yet freed? */
+static bool tramp_ours(struct ftrace_ops *ops)
+{
+	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline;
+}
+
+/* The template of a trampoline we built for @ops. */
+static const struct hook_template *template_of(struct ftrace_ops *ops)
+{
+	struct tramp_tail *tail = (void *)(ops->trampoline +
+					   ops->trampoline_size) - sizeof(*tail);
+
+	return tail->template;
 }
 
 /**
@@ -415,7 +459,7 @@ static const struct hook_template *template_of(struct ftrace_ops *ops)
  */
 unsigned long arch_ftrace_tramp_template(struct ftrace_ops *ops)
 {
-	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+	if (!tramp_ours(ops))
 		return 0;
 	return (unsigned long)template_of(ops)->start;
 }
@@ -436,19 +480,14 @@ static unsigned long tmpl_off(const struct hook_template *t, void (*l)(void))
 static const u8 op_load_opcode[] = { 0x48, 0x8b, 0x15 };
 #define OP_LOAD_SIZE	(sizeof(op_load_opcode) + sizeof(s32))
 
-/*
- * A trampoline is the template's code, a return, and (8-aligned) the
- * address of its ops, which the op_load reads instead of the global
- * function_trace_op.
- */
-static unsigned long tramp_ops_slot(const struct hook_template *t)
+static unsigned long tramp_tail_off(const struct hook_template *t)
 {
 	return ALIGN(tmpl_off(t, t->end) + JMP32_INSN_SIZE, sizeof(long));
 }
 
 static unsigned long tramp_size(const struct hook_template *t)
 {
-	return tramp_ops_slot(t) + sizeof(long);
+	return tramp_tail_off(t) + sizeof(struct tramp_tail);
 }
 
 /*
@@ -518,7 +557,8 @@ static int tramp_fill(u8 *buf, const struct hook_template *t,
 	unsigned long len = tmpl_off(t, t->end);
 	unsigned long op_off = tmpl_off(t, t->op_load);
 	unsigned long call_off = tmpl_off(t, t->call);
-	unsigned long slot = tramp_ops_slot(t);
+	unsigned long tail_off = tramp_tail_off(t);
+	struct tramp_tail *tail = (void *)(buf + tail_off);
 	s32 disp;
 
 	if (copy_from_kernel_nofault(buf, (void *)t->start, len))
@@ -540,15 +580,17 @@ static int tramp_fill(u8 *buf, const struct hook_template *t,
 	if (t->guarded && !(ops->flags & FTRACE_OPS_FL_RCU))
 		tramp_skip_rcu(buf, t);
 
-	*(unsigned long *)(buf + slot) = (unsigned long)ops;
-	disp = slot - (op_off + OP_LOAD_SIZE);
+	tail->ops = ops;
+	tail->template = t;
+	disp = tail_off + offsetof(struct tramp_tail, ops) -
+	       (op_off + OP_LOAD_SIZE);
 	memcpy(buf + op_off + sizeof(op_load_opcode), &disp, sizeof(disp));
 	return 0;
 }
 
 static unsigned long tramp_create(struct ftrace_ops *ops, unsigned int *size)
 {
-	const struct hook_template *t = template_of(ops);
+	const struct hook_template *t = template_for(ops);
 	struct tramp_node *node;
 	u8 *buf;
 	int ret;
@@ -613,7 +655,7 @@ void set_ftrace_ops_ro(void)
  */
 void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
 {
-	const struct hook_template *t = template_of(ops);
+	const struct hook_template *t;
 	unsigned int size;
 
 	if (!ops->trampoline) {
@@ -622,8 +664,9 @@ void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
 			ops->trampoline_size = size;
 		return;
 	}
-	if (!(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
+	if (!tramp_ours(ops))
 		return;
+	t = template_of(ops);
 
 	mutex_lock(&text_mutex);
 	call_retarget(ops->trampoline + tmpl_off(t, t->call),
@@ -688,7 +731,7 @@ void *arch_ftrace_trampoline_func(struct ftrace_ops *ops, struct dyn_ftrace *rec
 {
 	const struct hook_template *t;
 
-	if (ops && (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP)) {
+	if (ops && tramp_ours(ops)) {
 		t = template_of(ops);
 		return call_target(ops->trampoline + tmpl_off(t, t->call));
 	}

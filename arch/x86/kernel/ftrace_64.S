@@ -10,11 +10,13 @@
  * on x86 and callers read it through the pt_regs accessors.
  *
  * The code from each template's start to its *_end label is also copied
- * into per-ops trampolines by arch/x86/kernel/ftrace.c. The copy must
- * run anywhere, so everything up to *_end is position independent apart
- * from three things the copier knows about: the RIP-relative load at
- * *_op_ptr, the call at ftrace_call/ftrace_regs_call, and relative
- * branches out of the copied range (relocated to their targets here).
+ * into per-ops trampolines by arch/x86/kernel/ftrace.c, as is the code
+ * of three templates that only copies run (a guarded one, two lean
+ * ones). A copy must run anywhere, so everything up to *_end is
+ * position independent apart from three things the copier knows about:
+ * the RIP-relative load at *_op_ptr, the call at the template's call
+ * label, and relative branches out of the copied range (relocated to
+ * their targets here).
  * The ORC unwinder reads a copy with the template's ORC data, which is
  * why a copy never reorders or inserts instructions before *_end.
  */
@@ -404,6 +406,46 @@ SYM_INNER_LABEL(ftrace_regs_caller_end, SYM_L_GLOBAL)
 	ret_to_stack_top leaq 8(%rsp), %rsp
 SYM_FUNC_END(ftrace_regs_caller)
 STACK_FRAME_NON_STANDARD_FP(ftrace_regs_caller)
+
+/*
+ * The lean templates, for trampolines on CPUs that do not track call
+ * depth, where the accounting above is a NOP that still costs an
+ * instruction.  ftrace_lean_caller is ftrace_caller for an ops that may
+ * not move the ip (neither IPMODIFY nor OVERRIDE), so it does not take
+ * regs->ip back; ftrace_lean_regs_caller is ftrace_regs_caller for an
+ * ops that is not a direct-call one, so it has no orig_ax test.  Only
+ * copies run them.
+ */
+SYM_FUNC_START(ftrace_lean_caller)
+	light_enter ftrace_lean_caller_op_ptr
+
+SYM_INNER_LABEL(ftrace_lean_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	call	ftrace_stub
+
+	hook_leave bp=0
+
+SYM_INNER_LABEL(ftrace_lean_caller_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	RET
+SYM_FUNC_END(ftrace_lean_caller)
+STACK_FRAME_NON_STANDARD_FP(ftrace_lean_caller)
+
+SYM_FUNC_START(ftrace_lean_regs_caller)
+	regs_enter ftrace_lean_regs_caller_op_ptr
+
+SYM_INNER_LABEL(ftrace_lean_regs_call, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	call	ftrace_stub
+
+	regs_restore
+	regs_leave
+
+SYM_INNER_LABEL(ftrace_lean_regs_caller_end, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR
+	RET
+SYM_FUNC_END(ftrace_lean_regs_caller)
+STACK_FRAME_NON_STANDARD_FP(ftrace_lean_regs_caller)
 
 /* A do-nothing direct trampoline, for tests and samples. */
 hook_stub ftrace_stub_direct_tramp

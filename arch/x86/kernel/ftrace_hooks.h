@@ -25,11 +25,21 @@
 void ftrace_caller_end(void);
 void ftrace_regs_caller_end(void);
 void ftrace_guard_caller_end(void);
+void ftrace_lean_caller_end(void);
+void ftrace_lean_regs_caller_end(void);
 
 /* The "movq function_trace_op(%rip), %rdx" of each template. */
 void ftrace_caller_op_ptr(void);
 void ftrace_regs_caller_op_ptr(void);
 void ftrace_guard_caller_op_ptr(void);
+void ftrace_lean_caller_op_ptr(void);
+void ftrace_lean_regs_caller_op_ptr(void);
+
+/* The lean templates: their entries and calls. */
+void ftrace_lean_caller(void);
+void ftrace_lean_call(void);
+void ftrace_lean_regs_caller(void);
+void ftrace_lean_regs_call(void);
 
 /* The guarded template: its entry, call, and the RCU check's ends. */
 void ftrace_guard_caller(void);

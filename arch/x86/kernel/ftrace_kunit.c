@@ -14,10 +14,11 @@
  * the ops gets none, the backend keeps nothing of the attempt, and the
  * core calls the ops from the shared template instead.
  *
- * The templates: what the frame they build holds, and that a
- * handler's change of the flags or of the ip takes effect, through a
- * copy (the ops' own trampoline) and through the shared template (when
- * the trampoline cannot be built).
+ * The templates: which one a trampoline copies for an ops' flags, what
+ * the frame it builds holds, and that a handler's change of the flags
+ * or of the ip takes effect, through a copy (the ops' own trampoline)
+ * and through the shared template (when the trampoline cannot be
+ * built).
  *
  * This file is included at the end of ftrace.c (with
  * CONFIG_FTRACE_X86_KUNIT_TEST), so it reaches the backend's static
@@ -1034,6 +1035,53 @@ static void fxk_frame_func(unsigned long ip, unsigned long parent_ip,
 	atomic_inc(&h->hits);
 }
 
+/* An ops' flags, and the template its trampoline must be a copy of. */
+struct fxk_template_row {
+	const char *name;
+	unsigned long flags;
+	void (*lean)(void);	/* where the CPU does not track call depth */
+	void (*full)(void);	/* where it does */
+};
+
+static const struct fxk_template_row fxk_template_rows[] = {
+	{ "none", 0, ftrace_lean_caller, ftrace_caller },
+	{ "override", FTRACE_OPS_FL_OVERRIDE, ftrace_caller, ftrace_caller },
+	{ "ipmodify", FTRACE_OPS_FL_IPMODIFY, ftrace_caller, ftrace_caller },
+	{ "save_regs", FTRACE_OPS_FL_SAVE_REGS,
+	  ftrace_lean_regs_caller, ftrace_regs_caller },
+	{ "save_regs_ipmodify",
+	  FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY,
+	  ftrace_lean_regs_caller, ftrace_regs_caller },
+	{ "recursion", FTRACE_OPS_FL_RECURSION,
+	  ftrace_guard_caller, ftrace_guard_caller },
+};
+
+KUNIT_ARRAY_PARAM_DESC(fxk_template, fxk_template_rows, name);
+
+/*
+ * The template a trampoline copies follows from its ops' flags: a lean
+ * one (no call-depth accounting) wherever the CPU does not track call
+ * depth, and the lean light one only for an ops that may not move the
+ * ip (neither IPMODIFY nor OVERRIDE); the guarded one for RECURSION.
+ * The copy works: the tracee returns its value, the callback saw it.
+ */
+static void fxk_tramp_template_test(struct kunit *test)
+{
+	const struct fxk_template_row *row = test->param_value;
+	bool lean = !cpu_feature_enabled(X86_FEATURE_CALL_DEPTH);
+	void *want = lean ? row->lean : row->full;
+	struct fxk_hook *h;
+	void *got;
+
+	h = fxk_hook_on(test, FXK_TRAMP, fxk_frame_func, row->flags, false);
+	got = (void *)arch_ftrace_tramp_template(&h->ops);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, got, want, "a copy of %ps, not %ps",
+				got, want);
+	KUNIT_EXPECT_EQ(test, fxkt_tramp(2), 89);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->hits), 1);
+	KUNIT_EXPECT_EQ(test, unregister_ftrace_function(&h->ops), 0);
+}
+
 /* The two ways a call reaches an ops: the parameter of the cases below. */
 struct fxk_path {
 	const char *name;
@@ -1204,6 +1252,7 @@ static struct kunit_case fxk_cases[] = {
 	KUNIT_CASE(fxk_guard_irq_test),
 	KUNIT_CASE(fxk_guard_shared_test),
 	KUNIT_CASE(fxk_guard_rcu_test),
+	KUNIT_CASE_PARAM(fxk_tramp_template_test, fxk_template_gen_params),
 	KUNIT_CASE_PARAM(fxk_regs_frame_test, fxk_path_gen_params),
 	KUNIT_CASE_PARAM(fxk_light_frame_test, fxk_path_gen_params),
 	KUNIT_CASE_PARAM(fxk_regs_flags_test, fxk_path_gen_params),
