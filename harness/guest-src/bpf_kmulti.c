@@ -17,6 +17,16 @@
  * closed, the slots stop moving, and a link to a function that does
  * not exist is refused and leaves nothing behind.
  *
+ * Last, error injection: a second program calls bpf_override_return()
+ * with OVERRIDE_RC.  Linked as kprobe_multi to TRIGGER alone, it makes
+ * getpid(2) return OVERRIDE_RC without running its body, which only
+ * works if the fprobe's ftrace_ops trampoline writes the instruction
+ * pointer the program changed back; once the link is closed getpid(2)
+ * returns the real pid again.  A link of it to NOT_INJECTABLE, alone or
+ * with TRIGGER, is refused (EINVAL) and hooks nothing.  Our configs
+ * enable CONFIG_BPF_KPROBE_OVERRIDE, so a kernel that refuses the
+ * program fails.
+ *
  * Exit status: 0 pass, 4 unsupported (no bpf(2) or no kprobe_multi),
  * 1 fail.
  */
@@ -39,6 +49,18 @@
  */
 #define TRIGGER		"__do_sys_getpid"
 #define MISSING		"bpf_kmulti_no_such_function"
+/*
+ * A traceable function without ALLOW_ERROR_INJECTION(): a program that
+ * overrides return values must not be linked to it.  (Every
+ * SYSCALL_DEFINE's __x64_sys_ entry is on the list, and with it the
+ * __do_sys_ body of a SYSCALL_DEFINE0, its alias: hence not one of
+ * those.)
+ */
+#define NOT_INJECTABLE	"vfs_read"
+#define EI_LIST		"/sys/kernel/debug/error_injection/list"
+/* Above PID_MAX_LIMIT (4M), so no real getpid(2) can return it. */
+#define OVERRIDE_RC	42424242
+#define OVERRIDE_CALLS	10
 
 enum { SLOT_NONE, SLOT_ENTRY, SLOT_RETURN, NR_SLOTS };
 
@@ -144,6 +166,28 @@ static int create_map(void)
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
+/* Load a kprobe_multi program; print the verifier's log if refused. */
+static int prog_load(const struct bpf_insn *insns, size_t cnt)
+{
+	static char log[65536];
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	attr.insns = ptr_to_u64(insns);
+	attr.insn_cnt = cnt;
+	attr.license = ptr_to_u64("GPL");
+	attr.log_buf = ptr_to_u64(log);
+	attr.log_size = sizeof(log);
+	attr.log_level = 1;
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0)
+		printf("verifier log:\n%s\n", log);
+	return fd;
+}
+
 /* The program: map[cookie] += 1, atomically (both links share the map). */
 static int load_prog(int map_fd)
 {
@@ -168,23 +212,26 @@ static int load_prog(int map_fd)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	static char log[65536];
-	union bpf_attr attr;
-	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
-	attr.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
-	attr.insns = ptr_to_u64(insns);
-	attr.insn_cnt = ARRAY_SIZE(insns);
-	attr.license = ptr_to_u64("GPL");
-	attr.log_buf = ptr_to_u64(log);
-	attr.log_size = sizeof(log);
-	attr.log_level = 1;
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
-	if (fd < 0)
-		printf("verifier log:\n%s\n", log);
-	return fd;
+	return prog_load(insns, ARRAY_SIZE(insns));
+}
+
+/*
+ * The error injector: bpf_override_return(ctx, OVERRIDE_RC); return 0.
+ * r1 holds ctx at entry and is the helper's first argument as it is.
+ * The verifier marks the program kprobe_override for the call, which is
+ * what makes a link refuse functions off the error-injection list.
+ */
+static int load_override_prog(void)
+{
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, OVERRIDE_RC),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_override_return),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return prog_load(insns, ARRAY_SIZE(insns));
 }
 
 /* A kprobe_multi link (kretprobe_multi with @flags RETURN) on @syms. */
@@ -224,6 +271,129 @@ static void call_getpid(unsigned long calls)
 {
 	while (calls--)
 		syscall(SYS_getpid);	/* glibc's getpid() would do too */
+}
+
+/*
+ * Whether EI_LIST names @name or @alias (it prints an entry's address
+ * with %ps, so by whichever of its names kallsyms finds first); -1 when
+ * the list cannot be read.
+ */
+static int error_injectable(const char *name, const char *alias)
+{
+	FILE *f = fopen(EI_LIST, "r");
+	char *line = NULL;
+	size_t len = 0;
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (!found && getline(&line, &len, f) > 0) {
+		line[strcspn(line, " \t\n")] = '\0';
+		found = !strcmp(line, name) || (alias && !strcmp(line, alias));
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* getpid(2) @calls times; how many returned something other than @want. */
+static unsigned long getpid_misses(unsigned long calls, long want, long *got)
+{
+	unsigned long misses = 0;
+
+	while (calls--) {
+		*got = syscall(SYS_getpid);
+		misses += *got != want;
+	}
+	return misses;
+}
+
+/*
+ * bpf_override_return() through kprobe_multi: TRIGGER returns
+ * OVERRIDE_RC while linked and the real pid after; NOT_INJECTABLE is
+ * refused, alone and beside TRIGGER, leaving nothing hooked.
+ */
+static void check_override(void)
+{
+	static const char * const trigger[] = { TRIGGER };
+	static const char * const refused[] = { NOT_INJECTABLE };
+	static const char * const mixed[] = { TRIGGER, NOT_INJECTABLE };	/* sorted */
+	long pid = syscall(SYS_getpid), got;
+	unsigned long misses;
+	int prog_fd, fd, err, i;
+	char **names;
+	size_t nr;
+
+	/* Else the refusal below would be ENOENT's, not the injection check's. */
+	names = match_functions(NOT_INJECTABLE, &nr);
+	if (!nr)
+		FAIL("%s is not in available_filter_functions", NOT_INJECTABLE);
+	while (nr--)
+		free(names[nr]);
+	free(names);
+	switch (error_injectable(NOT_INJECTABLE, NULL)) {
+	case -1:
+		printf("no %s: cannot confirm %s is not injectable\n",
+		       EI_LIST, NOT_INJECTABLE);
+		break;
+	case 1:
+		FAIL("%s is on the error-injection list: pick another", NOT_INJECTABLE);
+		return;
+	}
+	if (!error_injectable(TRIGGER, "__x64_sys_getpid"))
+		FAIL("%s is not on the error-injection list", TRIGGER);
+
+	prog_fd = load_override_prog();
+	if (prog_fd < 0) {
+		err = errno;
+		perror("BPF_PROG_LOAD of bpf_override_return()");
+		FAIL("no override program: %s (needs CONFIG_BPF_KPROBE_OVERRIDE)",
+		     strerrorname_np(err));
+		return;
+	}
+	fd = attach(prog_fd, trigger, NULL, 1, 0);
+	if (fd < 0) {
+		FAIL("override link on %s: %s", TRIGGER, strerror(errno));
+		close(prog_fd);
+		return;
+	}
+	if (count_enabled((char **)trigger, 1, "override enabled") != 1)
+		FAIL("override link: %s not in enabled_functions", TRIGGER);
+	misses = getpid_misses(OVERRIDE_CALLS, OVERRIDE_RC, &got);
+	printf("override link: %d getpid() calls, %lu did not return %d (last %ld)\n",
+	       OVERRIDE_CALLS, misses, OVERRIDE_RC, got);
+	if (misses)
+		FAIL("bpf_override_return() did not take effect (real pid %ld)", pid);
+
+	close(fd);
+	if (count_enabled((char **)trigger, 1, "left enabled by override"))
+		FAIL("%s still hooked after the override link closed", TRIGGER);
+	misses = getpid_misses(OVERRIDE_CALLS, pid, &got);
+	printf("override link closed: %lu of %d getpid() calls not %ld (last %ld)\n",
+	       misses, OVERRIDE_CALLS, pid, got);
+	if (misses)
+		FAIL("getpid() still overridden after the link closed");
+
+	/* The kernel checks every address before it hooks any. */
+	for (i = 0; i < 2; i++) {
+		const char * const *syms = i ? mixed : refused;
+
+		fd = attach(prog_fd, syms, NULL, i + 1, 0);
+		err = errno;
+		if (fd >= 0) {
+			FAIL("override link on %s%s accepted",
+			     i ? TRIGGER " and " : "", NOT_INJECTABLE);
+			close(fd);
+			continue;
+		}
+		printf("override link on %s%s: %s (%s)\n", i ? TRIGGER " and " : "",
+		       NOT_INJECTABLE, strerrorname_np(err), strerror(err));
+		if (err != EINVAL)
+			FAIL("unexpected error");
+	}
+	if (count_enabled((char **)mixed, 2, "enabled by a refused override link"))
+		FAIL("a refused override link left functions hooked");
+	close(prog_fd);
 }
 
 int main(int argc, char **argv)
@@ -336,6 +506,8 @@ int main(int argc, char **argv)
 
 	close(prog_fd);
 	close(map_fd);
+
+	check_override();
 	printf("%s\n", failed ? "FAILED" : "PASSED");
 	return failed;
 }
