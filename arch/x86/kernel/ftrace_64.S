@@ -136,6 +136,11 @@
 .macro hook_leave bp=1
 	hook_restore \bp
 	addq	$HOOK_FRAME, %rsp
+	/*
+	 * As at the function's entry, %rbp included: the unwinder must not
+	 * look for it in the frame just dropped, where it was only saved.
+	 */
+	UNWIND_HINT_FUNC
 .endm
 
 /*
