@@ -439,13 +439,17 @@ static bool tramp_ours(struct ftrace_ops *ops)
 	return (ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP) && ops->trampoline;
 }
 
+/* The tail of a trampoline we built for @ops. */
+static struct tramp_tail *tramp_tail(struct ftrace_ops *ops)
+{
+	return (void *)(ops->trampoline + ops->trampoline_size) -
+	       sizeof(struct tramp_tail);
+}
+
 /* The template of a trampoline we built for @ops. */
 static const struct hook_template *template_of(struct ftrace_ops *ops)
 {
-	struct tramp_tail *tail = (void *)(ops->trampoline +
-					   ops->trampoline_size) - sizeof(*tail);
-
-	return tail->template;
+	return tramp_tail(ops)->template;
 }
 
 /**
@@ -459,9 +463,13 @@ static const struct hook_template *template_of(struct ftrace_ops *ops)
  */
 unsigned long arch_ftrace_tramp_template(struct ftrace_ops *ops)
 {
-	if (!tramp_ours(ops))
+	const struct hook_template *t;
+
+	/* From any context, for any ip: the trampoline may be gone. */
+	if (!tramp_ours(ops) ||
+	    copy_from_kernel_nofault(&t, &tramp_tail(ops)->template, sizeof(t)))
 		return 0;
-	return (unsigned long)template_of(ops)->start;
+	return (unsigned long)t->start;
 }
 
 /* The function a copy of @t calls for @ops. */
@@ -656,12 +664,16 @@ void set_ftrace_ops_ro(void)
 void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
 {
 	const struct hook_template *t;
+	unsigned long addr;
 	unsigned int size;
 
 	if (!ops->trampoline) {
-		ops->trampoline = tramp_create(ops, &size);
-		if (ops->trampoline)
-			ops->trampoline_size = size;
+		addr = tramp_create(ops, &size);
+		if (!addr)
+			return;
+		/* The unwinders find it by both: the size first (x86: TSO). */
+		WRITE_ONCE(ops->trampoline_size, size);
+		WRITE_ONCE(ops->trampoline, addr);
 		return;
 	}
 	if (!tramp_ours(ops))
@@ -749,6 +761,7 @@ void *arch_ftrace_trampoline_func(struct ftrace_ops *ops, struct dyn_ftrace *rec
 void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 {
 	struct tramp_node *node, *found = NULL;
+	unsigned long addr;
 
 	if (!ops || !(ops->flags & FTRACE_OPS_FL_ALLOC_TRAMP))
 		return;
@@ -765,8 +778,10 @@ void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 
 	WARN_ON_ONCE(!found);
 	kfree(found);
-	execmem_free((void *)ops->trampoline);
-	ops->trampoline = 0;
+	addr = ops->trampoline;
+	WRITE_ONCE(ops->trampoline, 0);
+	WRITE_ONCE(ops->trampoline_size, 0);
+	execmem_free((void *)addr);
 }
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
