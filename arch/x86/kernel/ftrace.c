@@ -550,6 +550,11 @@ static void tramp_skip_rcu(u8 *buf, const struct hook_template *t)
 	unsigned long from = tmpl_off(t, ftrace_guard_rcu);
 	unsigned long to = tmpl_off(t, ftrace_guard_rcu_end);
 
+	/*
+	 * Else the compiler folds "to - 2" into the address of no label
+	 * inside the template, which objtool flags as a missing ENDBR.
+	 */
+	OPTIMIZER_HIDE_VAR(to);
 	if (to == from)
 		return;
 	buf[from] = JMP8_INSN_OPCODE;
