@@ -49,7 +49,7 @@ struct dyn_ftrace;
 /* ftrace/hash.c, weak: strip symbol decorations users do not type. */
 char *arch_ftrace_match_adjust(char *str, const char *search);
 
-/* ftrace/fgraph_calls.c: return_to_handler runs the retfuncs and gets the real return. */
+/* ftrace/fgraph/calls.c: return_to_handler runs the retfuncs and gets the real return. */
 #ifdef CONFIG_HAVE_FUNCTION_GRAPH_FREGS
 unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs);
 #else
@@ -1034,7 +1034,7 @@ unsigned long ftrace_get_addr_curr(struct dyn_ftrace *rec);
 extern ftrace_func_t ftrace_trace_function;
 struct trace_array;
 
-/* ftrace/filter_files.c: the file operations of the filter files. */
+/* ftrace/tracefs/filter_files.c: the file operations of the filter files. */
 int ftrace_regex_open(struct trace_array *tr, struct ftrace_ops *ops, int flag,
 		      struct inode *inode, struct file *file);
 ssize_t ftrace_filter_write(struct file *file, const char __user *ubuf,
@@ -1411,7 +1411,7 @@ typedef int (*trace_func_graph_ent_t)(struct ftrace_graph_ent *,
 				      struct fgraph_ops *,
 				      struct ftrace_regs *);
 
-/* ftrace/fgraph_users.c: the entry callback that declines every call. */
+/* ftrace/fgraph/users.c: the entry callback that declines every call. */
 int ftrace_graph_entry_stub(struct ftrace_graph_ent *trace,
 			    struct fgraph_ops *gops, struct ftrace_regs *fregs);
 /* ftrace/dispatch.c: does @ops follow a pid filter that has pids in it? */
@@ -1441,7 +1441,7 @@ struct fgraph_ops {
 };
 
 /*
- * ftrace/fgraph_frames.c: per-call storage on the shadow stack, reserved by an
+ * ftrace/fgraph/frames.c: per-call storage on the shadow stack, reserved by an
  * entryfunc and read back by the matching retfunc.
  */
 void *fgraph_reserve_data(int idx, int size_bytes);
@@ -1477,7 +1477,7 @@ struct ftrace_ret_stack {
 void return_to_handler(void);
 
 /*
- * ftrace/fgraph_calls.c: the arch calls this on entry to a traced
+ * ftrace/fgraph/calls.c: the arch calls this on entry to a traced
  * function, with its registers if it has them.  0 means hook the
  * return: replace *@retp with return_to_handler.
  */
@@ -1500,7 +1500,7 @@ static inline int function_graph_enter(unsigned long ret, unsigned long func,
 	return function_graph_enter_regs(ret, func, frame_pointer, retp, NULL);
 }
 
-/* ftrace/fgraph_frames.c: for unwinders, the shadow stack and the real return address. */
+/* ftrace/fgraph/frames.c: for unwinders, the shadow stack and the real return address. */
 struct ftrace_ret_stack *
 ftrace_graph_get_ret_stack(struct task_struct *task, int skip);
 
@@ -1534,7 +1534,7 @@ int register_ftrace_graph(struct fgraph_ops *ops);
  */
 void unregister_ftrace_graph(struct fgraph_ops *ops);
 
-/* ftrace/fgraph_users.c: set once by ftrace_graph_stop(), never cleared. */
+/* ftrace/fgraph/users.c: set once by ftrace_graph_stop(), never cleared. */
 DECLARE_STATIC_KEY_FALSE(kill_ftrace_graph);
 
 /**
@@ -1556,7 +1556,7 @@ void ftrace_graph_stop(void);
 extern trace_func_graph_ret_t ftrace_graph_return;
 extern trace_func_graph_ent_t ftrace_graph_entry;
 
-/* ftrace/fgraph_stacks.c: each task's shadow stack, from fork (or boot) to exit. */
+/* ftrace/fgraph/stacks.c: each task's shadow stack, from fork (or boot) to exit. */
 void ftrace_graph_init_task(struct task_struct *t);
 void ftrace_graph_exit_task(struct task_struct *t);
 void ftrace_graph_init_idle_task(struct task_struct *t, int cpu);

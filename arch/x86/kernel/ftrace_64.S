@@ -523,7 +523,7 @@ SYM_CODE_END(\name)
 return_to return_to_handler, ftrace_return_to_handler
 
 #ifdef CONFIG_FPROBE
-/* Calls an fprobe exit probe took (kernel/trace/ftrace/fprobe_calls.c). */
+/* Calls an fprobe exit probe took (kernel/trace/ftrace/fprobe/calls.c). */
 return_to fprobe_return_to_handler, fprobe_frame_return
 #endif
 #endif

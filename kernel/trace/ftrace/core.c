@@ -26,14 +26,14 @@
 
 #include "code_update.h"
 #include "dispatch.h"
-#include "graph_filter.h"
+#include "tracefs/graph_filter.h"
 #include "hash.h"
 #include "internal.h"
 #include "modules.h"
-#include "profile.h"
+#include "tracefs/profile.h"
 #include "records.h"
 #include "site_calls.h"
-#include "tracefs.h"
+#include "tracefs/tracefs.h"
 #include "../trace.h"
 
 /*

@@ -15,10 +15,10 @@
 #include <asm/setup.h>
 
 #include "dispatch.h"
-#include "graph_filter.h"
+#include "tracefs/graph_filter.h"
 #include "hash.h"
 #include "internal.h"
-#include "tracefs.h"
+#include "tracefs/tracefs.h"
 #include "../trace.h"
 
 /* Put @ip's site into @set, or take it out; ftrace_lock not needed. */

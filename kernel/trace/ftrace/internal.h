@@ -5,8 +5,8 @@
  * subops, and the few globals both sides touch.  The core's own
  * files have headers of their own (dispatch.h and the rest).
  */
-#ifndef _LINUX_KERNEL_FTRACE_INTERNAL_H
-#define _LINUX_KERNEL_FTRACE_INTERNAL_H
+#ifndef _KERNEL_TRACE_FTRACE_INTERNAL_H
+#define _KERNEL_TRACE_FTRACE_INTERNAL_H
 
 #include <linux/ftrace.h>
 
@@ -82,18 +82,18 @@ static inline bool ftrace_subops_exact(struct ftrace_ops *ops)
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/* fgraph_users.c: the graph users registered; the graph caller is live while > 0. */
+/* fgraph/users.c: the graph users registered; the graph caller is live while > 0. */
 extern int ftrace_graph_active;
 #else
 #define ftrace_graph_active 0
 #endif
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-/* fgraph_users.c: follow a change of the pid filters. */
+/* fgraph/users.c: follow a change of the pid filters. */
 void fgraph_update_pid_func(void);
 #else
 static inline void fgraph_update_pid_func(void) { }
 #endif
 
 #endif /* CONFIG_FUNCTION_TRACER */
-#endif /* _LINUX_KERNEL_FTRACE_INTERNAL_H */
+#endif /* _KERNEL_TRACE_FTRACE_INTERNAL_H */

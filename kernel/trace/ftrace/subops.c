@@ -27,7 +27,7 @@
 #include "dispatch.h"
 #include "hash.h"
 #include "internal.h"
-#include "tracefs.h"
+#include "tracefs/tracefs.h"
 
 static struct ftrace_hash *fsub_set(struct ftrace_ops *ops, bool filter)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite fgraph: the function graph's users, frames and paths
- * (fgraph_users.c, fgraph_frames.c, fgraph_calls.c).
+ * (fgraph/users.c, fgraph/frames.c, fgraph/calls.c).
  *
  *  - a hooked call pushes a frame its callbacks see, and returns through
  *    it to its caller, leaving the stack as it was;
@@ -37,8 +37,8 @@
 #include <linux/stacktrace.h>
 
 #include "../../trace.h"
-#include "../fgraph.h"
-#include "../fgraph_frames.h"
+#include "../fgraph/fgraph.h"
+#include "../fgraph/frames.h"
 #include "../hash.h"
 #include "../records.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite fgraph_stacks: the lifetime of the function graph's
- * per-task shadow stacks (fgraph_stacks.c).
+ * per-task shadow stacks (fgraph/stacks.c).
  *
  *  - while a graph user is registered, every task has a stack: those
  *    that existed, one forked meanwhile, and each online CPU's idle
@@ -33,7 +33,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 
-#include "../fgraph.h"
+#include "../fgraph/fgraph.h"
 
 struct fsk_sleeper {
 	struct completion entered;	/* it is inside fsk_tracee() */

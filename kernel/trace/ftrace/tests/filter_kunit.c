@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for what the tracefs files of the core stand on
- * (tracefs.h):
+ * (tracefs/tracefs.h):
  *
- *  - fmatch_records() and fmatch_each() (filter_words.c): which
+ *  - fmatch_records() and fmatch_each() (tracefs/filter_words.c): which
  *    records a word of set_ftrace_filter selects, by full name, glob,
  *    '!', line number of available_filter_functions or "mod:" part,
  *    and a callback's error stopping the walk;
- *  - flist_walk_to() and flist_walk_next() (listing.c), the walk
+ *  - flist_walk_to() and flist_walk_next() (tracefs/listing.c), the walk
  *    over the wanted records that a seq_file resumes read after read;
  *  - frec_resume() (records.c), which that resuming stands on.
  *
@@ -32,7 +32,7 @@
 #include "../hash.h"
 #include "../internal.h"
 #include "../records.h"
-#include "../tracefs.h"
+#include "../tracefs/tracefs.h"
 #include "../../trace.h"
 
 static noinline int ffk_tracee_a(int x)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite fprobe: fprobe's registry and call paths (fprobe.c,
- * fprobe_calls.c) and the frames of exit probes (fgraph_frames.h).
+ * fprobe/calls.c) and the frames of exit probes (fgraph/frames.h).
  *
  *  - the table of exit probes: an entry per probe, reused once the probe
  *    is gone with a new id, a table that grows while a probe in it runs;
@@ -49,8 +49,8 @@
 #include <linux/stacktrace.h>
 #include <linux/slab.h>
 
-#include "../fgraph_frames.h"
-#include "../fprobe.h"
+#include "../fgraph/frames.h"
+#include "../fprobe/fprobe.h"
 #include "../records.h"
 #include "kunit_modload.h"
 

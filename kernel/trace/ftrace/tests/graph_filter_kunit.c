@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite ftrace_graph_filter: the words of set_graph_function and
- * set_graph_notrace (graph_filter.c).
+ * set_graph_notrace (tracefs/graph_filter.c).
  *
  *  - a word adds the functions it names, or with '!' takes them out;
  *    one that names nothing it could change is -EINVAL and changes
@@ -11,7 +11,7 @@
  *  - through the file: words written to a writer's draft, one of them
  *    short of memory, and closing the file publishes the others.
  *
- * This file is included at the end of graph_filter.c (with
+ * This file is included at the end of tracefs/graph_filter.c (with
  * CONFIG_FTRACE_GRAPH_FILTER_KUNIT_TEST) to reach its static helpers.
  * The tracees and the made-up shortage of entries are those of the
  * suites for starting ops (start_kunit.c): fak_tracee_a(), _b()

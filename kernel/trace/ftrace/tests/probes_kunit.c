@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for function probes and the func mapper
- * (func_probes.c):
+ * (tracefs/func_probes.c):
  *
  *  - register_ftrace_function_probe() hooks a probe_ops to the
  *    functions a glob selects, calling its init once per new function
@@ -49,7 +49,7 @@
 
 #include "../internal.h"
 #include "start_kunit.h"
-#include "../tracefs.h"
+#include "../tracefs/tracefs.h"
 #include "../../trace.h"
 
 static noinline int fpk_tracee_a(int x)

@@ -31,7 +31,7 @@
 #include "../hash.h"
 #include "../internal.h"
 #include "../records.h"
-#include "../tracefs.h"
+#include "../tracefs/tracefs.h"
 #include "start_kunit.h"
 
 __noipa int fak_tracee_a(int x)

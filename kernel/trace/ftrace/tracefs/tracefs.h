@@ -4,13 +4,13 @@
  * (listing.c) and the filter files (filter_files.c),
  * and what they need from each other and from the code update.
  */
-#ifndef _KERNEL_TRACE_FTRACE_TRACEFS_H
-#define _KERNEL_TRACE_FTRACE_TRACEFS_H
+#ifndef _KERNEL_TRACE_FTRACE_TRACEFS_TRACEFS_H
+#define _KERNEL_TRACE_FTRACE_TRACEFS_TRACEFS_H
 
 #include <linux/ftrace.h>
 
-#include "records.h"
-#include "../trace.h"
+#include "../records.h"
+#include "../../trace.h"
 
 #ifdef CONFIG_DYNAMIC_FTRACE
 
@@ -131,4 +131,4 @@ struct ftrace_func_probe {
 };
 
 #endif /* CONFIG_DYNAMIC_FTRACE */
-#endif /* _KERNEL_TRACE_FTRACE_TRACEFS_H */
+#endif /* _KERNEL_TRACE_FTRACE_TRACEFS_TRACEFS_H */

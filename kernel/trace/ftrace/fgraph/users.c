@@ -5,7 +5,7 @@
  * subops of graph_ops, whose sets the core derives from theirs).
  *
  * ftrace_lock serialises registering and unregistering.  The entry and
- * return paths (fgraph_calls.c) read the slots without it: a user is
+ * return paths (fgraph/calls.c) read the slots without it: a user is
  * published in its slot before any site hooks for it, and unregistering
  * empties the slot, unhooks the user's sites, then waits for every CPU
  * to leave the paths, so that the caller may free the user at once.
@@ -21,8 +21,8 @@
 
 #include <trace/events/sched.h>
 
-#include "internal.h"
-#include "../trace.h"
+#include "../internal.h"
+#include "../../trace.h"
 #include "fgraph.h"
 
 struct fgraph_ops *fgraph_slots[FGRAPH_SLOTS];

@@ -1,26 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What fprobe's parts share: the hooks of the probes, which the registry
- * (fprobe.c) makes and the call paths (fprobe_calls.c) run.
+ * (fprobe/fprobe.c) makes and the call paths (fprobe/calls.c) run.
  *
  * Every probe has a hook, an ftrace_ops of its own on its functions,
  * whose private is the probe: a call finds its probe with no lookup, and
  * several probes on one function are several ops there.  A probe without
  * exit handler needs nothing more.  One with an exit handler keeps a
- * frame per call on the task's shadow stack (fgraph_frames.h); the frame
+ * frame per call on the task's shadow stack (fgraph/frames.h); the frame
  * names the probe by its entry in fprobe_exits and by its id, which no
  * later probe reuses, so that the return finds the probe only while it
  * is registered.
  */
-#ifndef _KERNEL_TRACE_FTRACE_FPROBE_H
-#define _KERNEL_TRACE_FTRACE_FPROBE_H
+#ifndef _KERNEL_TRACE_FTRACE_FPROBE_FPROBE_H
+#define _KERNEL_TRACE_FTRACE_FPROBE_FPROBE_H
 
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
-#include "fgraph_frames.h"
+#include "../fgraph/frames.h"
 
 /*
  * A probe's hook: @ops hooks its functions while @hooked, which stops
@@ -91,7 +91,7 @@ void fprobe_cut_functions(const struct fprobe_cut *cut);
 unsigned long *fprobe_ips_alloc(unsigned int nr);
 struct fprobe_exit *fprobe_exits_alloc(unsigned long nr);
 
-/* fprobe_calls.c: the functions of the hooks. */
+/* fprobe/calls.c: the functions of the hooks. */
 void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
 		      struct ftrace_ops *op, struct ftrace_regs *fregs);
 void fprobe_exit_hook_func(unsigned long ip, unsigned long parent_ip,
@@ -100,4 +100,4 @@ void fprobe_exit_only_hook_func(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op,
 				struct ftrace_regs *fregs);
 
-#endif /* _KERNEL_TRACE_FTRACE_FPROBE_H */
+#endif /* _KERNEL_TRACE_FTRACE_FPROBE_FPROBE_H */

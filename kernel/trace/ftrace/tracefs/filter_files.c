@@ -23,11 +23,11 @@
 #include <linux/slab.h>
 #include <linux/tracefs.h>
 
-#include "dispatch.h"
-#include "hash.h"
-#include "internal.h"
+#include "../dispatch.h"
+#include "../hash.h"
+#include "../internal.h"
 #include "tracefs.h"
-#include "../trace.h"
+#include "../../trace.h"
 
 /* The longest word: a symbol, with room for globs and a '!'. */
 #define FFILE_WORD_MAX		(KSYM_SYMBOL_LEN + 4)

@@ -29,10 +29,10 @@
 #include <asm/setup.h>
 
 #include "graph_filter.h"
-#include "hash.h"
-#include "internal.h"
-#include "records.h"
-#include "../trace.h"
+#include "../hash.h"
+#include "../internal.h"
+#include "../records.h"
+#include "../../trace.h"
 
 /* Protects the pointers below against concurrent publishing. */
 static DEFINE_MUTEX(fgf_lock);
@@ -462,5 +462,5 @@ void __init ftrace_graph_filter_boot(void)
 }
 
 #ifdef CONFIG_FTRACE_GRAPH_FILTER_KUNIT_TEST
-#include "tests/graph_filter_kunit.c"
+#include "../tests/graph_filter_kunit.c"
 #endif

@@ -14,12 +14,12 @@
 #include <linux/tracefs.h>
 #include <linux/workqueue.h>
 
-#include "accounting.h"
-#include "chains.h"
-#include "internal.h"
-#include "modules.h"
+#include "../accounting.h"
+#include "../chains.h"
+#include "../internal.h"
+#include "../modules.h"
 #include "tracefs.h"
-#include "../trace.h"
+#include "../../trace.h"
 
 /* What a record of a discarded weak function is listed as (upstream's). */
 #define FLIST_NO_NAME	"__ftrace_invalid_address__"

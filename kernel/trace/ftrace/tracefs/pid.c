@@ -30,10 +30,10 @@
 #include <linux/tracepoint.h>
 #include <trace/events/sched.h>
 
-#include "dispatch.h"
-#include "internal.h"
-#include "../pid_list.h"
-#include "../trace.h"
+#include "../dispatch.h"
+#include "../internal.h"
+#include "../../pid_list.h"
+#include "../../trace.h"
 
 /* Where the list of @type lives in @tr. */
 static struct trace_pid_list __rcu **fpid_slot(struct trace_array *tr,

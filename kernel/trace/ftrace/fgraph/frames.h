@@ -2,7 +2,7 @@
 /*
  * Frames on the function graph's shadow stacks.
  *
- * A task's stack (fgraph_stacks.c) is an array of words.  Frames grow up
+ * A task's stack (fgraph/stacks.c) is an array of words.  Frames grow up
  * from word 0, and the task's curr_ret_stack is the first free word; the
  * top FGRAPH_SLOTS words are one variable per user slot.  A frame, from
  * its first word up:
@@ -403,7 +403,7 @@ static __always_inline void fgraph_fprobe_drop(void)
 
 /*
  * The arch's return trampoline for those frames, and what it calls
- * (fprobe_calls.c) with the return registers, for the real return
+ * (fprobe/calls.c) with the return registers, for the real return
  * address.
  */
 void fprobe_return_to_handler(void);

@@ -13,11 +13,11 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "hash.h"
-#include "internal.h"
-#include "modules.h"
+#include "../hash.h"
+#include "../internal.h"
+#include "../modules.h"
 #include "tracefs.h"
-#include "../trace.h"
+#include "../../trace.h"
 
 /* A change to a mod cache, made when its request is committed. */
 struct fmod_edit {

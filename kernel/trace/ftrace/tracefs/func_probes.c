@@ -19,11 +19,11 @@
 #include <linux/kallsyms.h>
 #include <linux/slab.h>
 
-#include "dispatch.h"
-#include "hash.h"
-#include "internal.h"
+#include "../dispatch.h"
+#include "../hash.h"
+#include "../internal.h"
 #include "tracefs.h"
-#include "../trace.h"
+#include "../../trace.h"
 
 /* ---- the func mapper ------------------------------------------------ */
 

@@ -3,8 +3,8 @@
  * The function graph tracer's filter files and boot parameters
  * (graph_filter.c), as the core's set-up calls them.
  */
-#ifndef _KERNEL_TRACE_FTRACE_GRAPH_FILTER_H
-#define _KERNEL_TRACE_FTRACE_GRAPH_FILTER_H
+#ifndef _KERNEL_TRACE_FTRACE_TRACEFS_GRAPH_FILTER_H
+#define _KERNEL_TRACE_FTRACE_TRACEFS_GRAPH_FILTER_H
 
 #include <linux/init.h>
 
@@ -18,4 +18,4 @@ static inline void ftrace_graph_filter_tracefs(struct dentry *parent) { }
 static inline void ftrace_graph_filter_boot(void) { }
 #endif
 
-#endif /* _KERNEL_TRACE_FTRACE_GRAPH_FILTER_H */
+#endif /* _KERNEL_TRACE_FTRACE_TRACEFS_GRAPH_FILTER_H */

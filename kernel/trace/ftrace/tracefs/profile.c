@@ -26,8 +26,8 @@
 #include <linux/tracefs.h>
 
 #include "profile.h"
-#include "../trace.h"
-#include "../trace_stat.h"
+#include "../../trace.h"
+#include "../../trace_stat.h"
 
 /*
  * The ip of a table's last slot, which stops the walks of the stat

@@ -17,11 +17,11 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
-#include "fgraph_frames.h"
+#include "../fgraph/frames.h"
 #include "fprobe.h"
-#include "hash.h"
-#include "modules.h"
-#include "tracefs.h"
+#include "../hash.h"
+#include "../modules.h"
+#include "../tracefs/tracefs.h"
 
 /*
  * Protects fprobe_next_id, every fp->id and fp->hook, fprobe_hooks and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The function graph's per-task shadow stacks (fgraph_stacks.c), as the
+ * The function graph's per-task shadow stacks (fgraph/stacks.c), as the
  * rest of the function graph sees them.
  */
 #ifndef _KERNEL_TRACE_FTRACE_FGRAPH_STACKS_H
@@ -24,7 +24,7 @@ void fgraph_frames_put(void);
 /* The entry path of a task without a stack: have it given one soon. */
 void fgraph_stacks_missing(void);
 
-/* fgraph_stacks.c's allocator: a zeroed stack, counted, or NULL. */
+/* fgraph/stacks.c's allocator: a zeroed stack, counted, or NULL. */
 unsigned long *fgraph_stack_alloc(void);
 
 /* The stacks allocated now; *@idle: how many of them are idle tasks'. */

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the parts of the function graph share: the slots of its users
- * (fgraph_users.c), the frames on the tasks' shadow stacks
- * (fgraph_frames.c) and the entry and return paths (fgraph_calls.c).
+ * (fgraph/users.c), the frames on the tasks' shadow stacks
+ * (fgraph/frames.c) and the entry and return paths (fgraph/calls.c).
  */
-#ifndef _KERNEL_TRACE_FTRACE_FGRAPH_H
-#define _KERNEL_TRACE_FTRACE_FGRAPH_H
+#ifndef _KERNEL_TRACE_FTRACE_FGRAPH_FGRAPH_H
+#define _KERNEL_TRACE_FTRACE_FGRAPH_FGRAPH_H
 
 #include <linux/ftrace.h>
 #include <linux/static_call.h>
 #include <linux/trace_recursion.h>
 #include <linux/types.h>
 
-#include "fgraph_stacks.h"
-#include "internal.h"
+#include "stacks.h"
+#include "../internal.h"
 
 /* The most graph users registered at once: one bit each in a frame. */
 #define FGRAPH_SLOTS		16
@@ -26,13 +26,13 @@
 #define FGRAPH_MAX_DATA_SIZE	(32 * sizeof(unsigned long))
 
 /*
- * fgraph_users.c.  ftrace_lock serialises the writers; the entry and
+ * fgraph/users.c.  ftrace_lock serialises the writers; the entry and
  * return paths read locklessly.  A slot's epoch is the registration
  * that put its user there; a frame keeps the epoch it began in, and
  * only users whose epoch is not newer are called for it, so a user
  * that takes a slot never sees the frames of the user it replaced.
  * Epochs go up in steps of FGRAPH_EPOCH_STEP, the lowest bit of their
- * field in a frame word (fgraph_frames.h), so a frame word holds one
+ * field in a frame word (fgraph/frames.h), so a frame word holds one
  * as it is.
  */
 #define FGRAPH_EPOCH_STEP	BIT_ULL(16)
@@ -175,10 +175,10 @@ static __always_inline void fgraph_unlock(int bit)
 		ftrace_test_recursion_unlock(bit);
 }
 
-/* fgraph_frames.c: any task's frames, for the sleep-time adjustment. */
+/* fgraph/frames.c: any task's frames, for the sleep-time adjustment. */
 void fgraph_frames_add_sleep(struct task_struct *t, u64 delta);
 
-/* fgraph_stacks.c: zero one word of every stack (a slot's variables). */
+/* fgraph/stacks.c: zero one word of every stack (a slot's variables). */
 void fgraph_stacks_clear_word(int word);
 
-#endif /* _KERNEL_TRACE_FTRACE_FGRAPH_H */
+#endif /* _KERNEL_TRACE_FTRACE_FGRAPH_FGRAPH_H */

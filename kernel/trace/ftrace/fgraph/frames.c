@@ -2,14 +2,14 @@
 /*
  * Frames on the function graph's shadow stacks: what walks them (the
  * unwinders, the sleep-time adjustment, the per-call data and the
- * task variables).  Their layout is in fgraph_frames.h.
+ * task variables).  Their layout is in fgraph/frames.h.
  */
 #include <linux/kallsyms.h>
 #include <linux/ftrace.h>
 #include <linux/sched.h>
 
-#include "../trace.h"
-#include "fgraph_frames.h"
+#include "../../trace.h"
+#include "frames.h"
 
 /* Out of line for the walks that are not on a call's path. */
 int fgraph_frame_below(unsigned long *stack, int pos)
@@ -131,7 +131,7 @@ unsigned long *fgraph_get_task_var(struct fgraph_ops *gops)
 
 /*
  * Is the frame at @start one of fprobe's?  Only those are closed with
- * no users (fgraph_frames.h).
+ * no users (fgraph/frames.h).
  */
 static bool fgf_is_fprobe(unsigned long *stack, int start)
 {

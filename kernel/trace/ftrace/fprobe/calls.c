@@ -21,7 +21,7 @@
 #include <linux/kprobes.h>
 #include <linux/trace_recursion.h>
 
-#include "fgraph_frames.h"
+#include "../fgraph/frames.h"
 #include "fprobe.h"
 
 /* Is @fp, as a frame names it, still registered and enabled? */

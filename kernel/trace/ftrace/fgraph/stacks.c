@@ -40,8 +40,8 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-#include "internal.h"
-#include "../trace.h"
+#include "../internal.h"
+#include "../../trace.h"
 #include "fgraph.h"
 
 /* The idle tasks' stacks: given once per CPU and never taken back. */

@@ -14,14 +14,14 @@
  * Both paths hold the recursion lock of the function hooks while they
  * call users (preemption off), so a function a callback calls is not
  * hooked in the same context: neither path recurses.  Unregistering
- * waits for both to be out of any callback (fgraph_users.c).
+ * waits for both to be out of any callback (fgraph/users.c).
  */
 #include <linux/ftrace.h>
 #include <linux/sched.h>
 #include <linux/trace_clock.h>
 
-#include "../trace.h"
-#include "fgraph_frames.h"
+#include "../../trace.h"
+#include "frames.h"
 
 /**
  * fgraph_time_call - time the call whose entry callbacks run
