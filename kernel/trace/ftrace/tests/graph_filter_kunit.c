@@ -34,14 +34,14 @@ static unsigned int fgk_tracees(struct ftrace_hash *set)
 	return held;
 }
 
-/* fgf_apply_word() parses in place: give it a copy of @word. */
+/* gfilter_apply_word() parses in place: give it a copy of @word. */
 static int fgk_word(struct kunit *test, struct ftrace_hash *set,
 		    const char *word)
 {
 	char *copy = kunit_kstrdup(test, word, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, copy);
-	return fgf_apply_word(set, copy);
+	return gfilter_apply_word(set, copy);
 }
 
 KUNIT_DEFINE_ACTION_WRAPPER(fgk_free, fhash_free, struct ftrace_hash *);
@@ -117,20 +117,20 @@ static void fgk_word_nomem(struct kunit *test)
 /* The published set of set_graph_notrace: which tracees it holds. */
 static unsigned int fgk_published_notrace(void)
 {
-	guard(mutex)(&fgf_lock);
-	return fgk_tracees(fgf_published(true));
+	guard(mutex)(&gfilter_lock);
+	return fgk_tracees(gfilter_published(true));
 }
 
 static bool fgk_notrace_empty(void)
 {
-	guard(mutex)(&fgf_lock);
-	return fgf_published(true) == FHASH_EMPTY;
+	guard(mutex)(&gfilter_lock);
+	return gfilter_published(true) == FHASH_EMPTY;
 }
 
 /* Whatever a case leaves in set_graph_notrace goes when it ends. */
 static void fgk_notrace_reset(void *unused)
 {
-	fgf_publish(true, FHASH_EMPTY);
+	gfilter_publish(true, FHASH_EMPTY);
 }
 
 /*
@@ -153,23 +153,23 @@ static void fgk_file_nomem(struct kunit *test)
 	file->f_mode = FMODE_WRITE;
 	file->f_flags = O_TRUNC;
 
-	KUNIT_ASSERT_EQ(test, fgf_open(file, true), 0);
-	KUNIT_EXPECT_EQ(test, fak_write(test, fgf_write, file, ubuf,
+	KUNIT_ASSERT_EQ(test, gfilter_open(file, true), 0);
+	KUNIT_EXPECT_EQ(test, fak_write(test, gfilter_write, file, ubuf,
 					"fak_tracee_a\n"), 13);
 	fak_entries_limit(test, 0);
-	KUNIT_EXPECT_EQ(test, fak_write(test, fgf_write, file, ubuf,
+	KUNIT_EXPECT_EQ(test, fak_write(test, gfilter_write, file, ubuf,
 					"fak_tracee_b\n"), -ENOMEM);
 	fak_entries_unlimited(test);
-	KUNIT_EXPECT_EQ(test, fak_write(test, fgf_write, file, ubuf,
+	KUNIT_EXPECT_EQ(test, fak_write(test, gfilter_write, file, ubuf,
 					"fak_tracee_c\n"), 13);
 	/* Not published before the file is closed. */
 	KUNIT_EXPECT_EQ(test, fgk_published_notrace(), 0);
-	KUNIT_EXPECT_EQ(test, fgf_release(NULL, file), 0);
+	KUNIT_EXPECT_EQ(test, gfilter_release(NULL, file), 0);
 	KUNIT_EXPECT_EQ(test, fgk_published_notrace(),
 			BIT(FAK_A) | BIT(FAK_C));
 
-	KUNIT_ASSERT_EQ(test, fgf_open(file, true), 0);
-	KUNIT_EXPECT_EQ(test, fgf_release(NULL, file), 0);
+	KUNIT_ASSERT_EQ(test, gfilter_open(file, true), 0);
+	KUNIT_EXPECT_EQ(test, gfilter_release(NULL, file), 0);
 	KUNIT_EXPECT_TRUE(test, fgk_notrace_empty());
 }
 

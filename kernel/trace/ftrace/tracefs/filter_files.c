@@ -33,7 +33,7 @@
 #define FFILE_WORD_MAX		(KSYM_SYMBOL_LEN + 4)
 
 /* A function command of a request, run when its words are accepted. */
-struct fcmd_call {
+struct ffile_cmd_call {
 	struct list_head		list;
 	struct ftrace_func_command	*cmd;
 	char				*func;
@@ -165,18 +165,18 @@ static int ffile_mod_word(struct ffile *f, char *func, char *module)
 	if (ret)
 		return ret < 0 ? ret : 0;
 
-	return fmod_edit_new(&f->mod_edits, f->tr, f->exclude, func, module);
+	return modcache_edit_new(&f->mod_edits, f->tr, f->exclude, func, module);
 }
 
 /* ---- function commands ---------------------------------------------- */
 
 /* Queue "func:cmd[:params]" to run once the request is accepted. */
-static int fcmd_queue(struct ffile *f, const char *func, const char *name,
+static int ffile_cmd_queue(struct ffile *f, const char *func, const char *name,
 		      const char *params)
 {
 	struct ftrace_func_command *cmd = fcmd_find(name);
 	size_t flen = strlen(func) + 1, plen = params ? strlen(params) + 1 : 0;
-	struct fcmd_call *call;
+	struct ffile_cmd_call *call;
 
 	if (!cmd)
 		return -EINVAL;
@@ -191,9 +191,9 @@ static int fcmd_queue(struct ffile *f, const char *func, const char *name,
 }
 
 /* Run the queued commands up to the first that fails (none if !@run). */
-static int fcmd_flush(struct ffile *f, bool run)
+static int ffile_cmd_flush(struct ffile *f, bool run)
 {
-	struct fcmd_call *call, *n;
+	struct ffile_cmd_call *call, *n;
 	int ret = 0;
 
 	list_for_each_entry_safe(call, n, &f->calls, list) {
@@ -223,26 +223,26 @@ static int ffile_word(struct ffile *f, char *word)
 	cmd = strsep(&rest, ":");
 	if (!strcmp(cmd, "mod"))
 		return ffile_mod_word(f, func, rest);
-	return fcmd_queue(f, func, cmd, rest);
+	return ffile_cmd_queue(f, func, cmd, rest);
 }
 
 /* End a request: keep what its words did if @ret is 0, else undo it. */
 static int ffile_settle(struct ffile *f, int ret)
 {
 	if (!ret)
-		ret = fcmd_flush(f, true);
+		ret = ffile_cmd_flush(f, true);
 	else
-		fcmd_flush(f, false);
+		ffile_cmd_flush(f, false);
 	if (ret) {
 		ffile_revert(f);
-		fmod_edits_drop(&f->mod_edits);
+		modcache_edits_drop(&f->mod_edits);
 		f->parser.fail = false;
 		trace_parser_clear(&f->parser);
 		return ret;
 	}
 	ffile_keep(f);
 	if (f->tr)
-		fmod_edits_commit(&f->mod_edits, f->tr, f->exclude,
+		modcache_edits_commit(&f->mod_edits, f->tr, f->exclude,
 				  f->draft);
 	return 0;
 }
@@ -382,7 +382,7 @@ static bool ffile_step(struct ffile *f)
 		return flist_walk_next(&f->walk);
 	case FFILE_MODS:
 		f->mod = f->mod->next;
-		return f->mod != fmod_list(f->tr, f->exclude);
+		return f->mod != modcache_list(f->tr, f->exclude);
 	case FFILE_PROBES:
 		f->pentry = fhash_walk_next(&f->pwalk, f->pentry);
 		return f->pentry ||
@@ -415,7 +415,7 @@ static bool ffile_place(struct ffile *f, enum ffile_part part, loff_t idx,
 		if (!f->tr || (part == FFILE_PROBES && !f->probes))
 			break;
 		if (part == FFILE_MODS) {
-			f->mod = fmod_list(f->tr, f->exclude);
+			f->mod = modcache_list(f->tr, f->exclude);
 			found = ffile_step(f);
 		} else {
 			found = ffile_probe_from(f, ffile_first_probe(f));
@@ -566,7 +566,7 @@ static struct ftrace_hash *ffile_first_draft(struct ffile *f,
 	if (!(file->f_flags & O_TRUNC))
 		return fhash_dup(set, FTRACE_HASH_DEFAULT_BITS);
 	if (f->tr)
-		fmod_list_clear(fmod_list(f->tr, f->exclude));
+		modcache_list_clear(modcache_list(f->tr, f->exclude));
 	return fhash_alloc(FTRACE_HASH_DEFAULT_BITS);
 }
 
@@ -758,8 +758,8 @@ void ftrace_destroy_filter_files(struct ftrace_ops *ops)
 
 	/* The instance's cached mod: filters go with it (upstream leaked them). */
 	if (tr) {
-		fmod_list_clear(&tr->mod_trace);
-		fmod_list_clear(&tr->mod_notrace);
+		modcache_list_clear(&tr->mod_trace);
+		modcache_list_clear(&tr->mod_notrace);
 	}
 	guard(mutex)(&ftrace_lock);
 	if (ops->flags & FTRACE_OPS_FL_ENABLED)

@@ -20,7 +20,7 @@
 #include "../../trace.h"
 
 /* A change to a mod cache, made when its request is committed. */
-struct fmod_edit {
+struct modcache_edit {
 	struct list_head	list;
 	struct ftrace_mod_load	*load;	/* to add; NULL: a removal */
 	char			*func;	/* removal: "*" removes them all */
@@ -119,7 +119,7 @@ int fmatch_records(struct ftrace_hash *set, char *func, int len, char *mod)
 
 /* ---- the mod cache -------------------------------------------------- */
 
-static void fmod_load_free(struct ftrace_mod_load *load)
+static void modcache_load_free(struct ftrace_mod_load *load)
 {
 	list_del(&load->list);
 	kfree(load->func);
@@ -127,16 +127,16 @@ static void fmod_load_free(struct ftrace_mod_load *load)
 	kfree(load);
 }
 
-void fmod_list_clear(struct list_head *head)
+void modcache_list_clear(struct list_head *head)
 {
 	struct ftrace_mod_load *load, *n;
 
 	guard(mutex)(&ftrace_lock);
 	list_for_each_entry_safe(load, n, head, list)
-		fmod_load_free(load);
+		modcache_load_free(load);
 }
 
-static bool fmod_load_is(struct ftrace_mod_load *load, const char *func,
+static bool modcache_load_is(struct ftrace_mod_load *load, const char *func,
 			 const char *module)
 {
 	return !strcmp(load->module, module) &&
@@ -144,7 +144,7 @@ static bool fmod_load_is(struct ftrace_mod_load *load, const char *func,
 }
 
 /* Does a module of this name exist?  Each has a __this_module. */
-static bool fmod_loaded(const char *module)
+static bool modcache_loaded(const char *module)
 {
 	char sym[MODULE_NAME_LEN + sizeof(":__this_module")];
 
@@ -154,18 +154,18 @@ static bool fmod_loaded(const char *module)
 	return module_kallsyms_lookup_name(sym) != 0;
 }
 
-static void fmod_edit_free(struct fmod_edit *edit)
+static void modcache_edit_free(struct modcache_edit *edit)
 {
 	list_del(&edit->list);
 	if (edit->load)
-		fmod_load_free(edit->load);
+		modcache_load_free(edit->load);
 	kfree(edit->func);
 	kfree(edit->module);
 	kfree(edit);
 }
 
 /* "!func:mod:m" with m not loaded: forget cached filters, if any. */
-static int fmod_uncache(struct list_head *head, struct fmod_edit *edit,
+static int modcache_uncache(struct list_head *head, struct modcache_edit *edit,
 			const char *func, const char *module)
 {
 	struct ftrace_mod_load *load;
@@ -173,7 +173,7 @@ static int fmod_uncache(struct list_head *head, struct fmod_edit *edit,
 
 	scoped_guard(mutex, &ftrace_lock) {
 		list_for_each_entry(load, head, list)
-			any |= fmod_load_is(load, func, module);
+			any |= modcache_load_is(load, func, module);
 	}
 	if (!any)
 		return -EINVAL;
@@ -183,12 +183,12 @@ static int fmod_uncache(struct list_head *head, struct fmod_edit *edit,
 }
 
 /* "func:mod:m" matched nothing: remember it for when m loads. */
-static int fmod_cache(bool exclude, struct fmod_edit *edit,
+static int modcache_cache(bool exclude, struct modcache_edit *edit,
 		      const char *func, const char *module)
 {
 	struct ftrace_mod_load *load;
 
-	if (fmod_loaded(module))
+	if (modcache_loaded(module))
 		return -EINVAL;
 	load = kzalloc(sizeof(*load), GFP_KERNEL);
 	if (!load)
@@ -202,57 +202,57 @@ static int fmod_cache(bool exclude, struct fmod_edit *edit,
 }
 
 /**
- * fmod_edit_new - plan a change to a mod cache
+ * modcache_edit_new - plan a change to a mod cache
  * @edits: where the change is queued
  * @tr: the trace array whose cache changes
  * @exclude: its notrace cache, not its filter cache
  * @func: the pattern of "func:mod:module"; with a '!', a removal
  * @module: the module, which matched nothing
  *
- * Checks now what can fail; fmod_edits_commit() then cannot.
+ * Checks now what can fail; modcache_edits_commit() then cannot.
  *
  * Return: 0; -EINVAL if @module is loaded (so matching nothing is an
  * error) or, for a removal, if nothing cached matches; or -ENOMEM.
  */
-int fmod_edit_new(struct list_head *edits, struct trace_array *tr,
+int modcache_edit_new(struct list_head *edits, struct trace_array *tr,
 		  bool exclude, const char *func, const char *module)
 {
-	struct fmod_edit *edit = kzalloc(sizeof(*edit), GFP_KERNEL);
+	struct modcache_edit *edit = kzalloc(sizeof(*edit), GFP_KERNEL);
 
 	if (!edit)
 		return -ENOMEM;
 	list_add_tail(&edit->list, edits);
 	if (func[0] == '!')
-		return fmod_uncache(fmod_list(tr, exclude), edit, func + 1,
+		return modcache_uncache(modcache_list(tr, exclude), edit, func + 1,
 				    module);
-	return fmod_cache(exclude, edit, func, module);
+	return modcache_cache(exclude, edit, func, module);
 }
 
-/* Forget the changes fmod_edit_new() queued. */
-void fmod_edits_drop(struct list_head *edits)
+/* Forget the changes modcache_edit_new() queued. */
+void modcache_edits_drop(struct list_head *edits)
 {
-	struct fmod_edit *edit, *e;
+	struct modcache_edit *edit, *e;
 
 	list_for_each_entry_safe(edit, e, edits, list)
-		fmod_edit_free(edit);
+		modcache_edit_free(edit);
 }
 
 /*
- * Carry out the changes fmod_edit_new() queued, in order.  A module
+ * Carry out the changes modcache_edit_new() queued, in order.  A module
  * that came meanwhile may have looked for its filters already: its
  * filter goes straight into @draft instead of the cache.
  */
-void fmod_edits_commit(struct list_head *edits, struct trace_array *tr,
+void modcache_edits_commit(struct list_head *edits, struct trace_array *tr,
 		       bool exclude, struct ftrace_hash *draft)
 {
-	struct list_head *head = fmod_list(tr, exclude);
+	struct list_head *head = modcache_list(tr, exclude);
 	struct ftrace_mod_load *load, *n;
-	struct fmod_edit *edit, *e;
+	struct modcache_edit *edit, *e;
 	LIST_HEAD(late);
 
 	scoped_guard(mutex, &ftrace_lock) {
 		list_for_each_entry_safe(edit, e, edits, list) {
-			if (edit->load && fmod_loaded(edit->load->module)) {
+			if (edit->load && modcache_loaded(edit->load->module)) {
 				list_move_tail(&edit->load->list, &late);
 				edit->load = NULL;
 			} else if (edit->load) {
@@ -260,18 +260,18 @@ void fmod_edits_commit(struct list_head *edits, struct trace_array *tr,
 				edit->load = NULL;
 			} else {
 				list_for_each_entry_safe(load, n, head, list)
-					if (fmod_load_is(load, edit->func,
+					if (modcache_load_is(load, edit->func,
 							 edit->module))
-						fmod_load_free(load);
+						modcache_load_free(load);
 			}
-			fmod_edit_free(edit);
+			modcache_edit_free(edit);
 		}
 	}
 	list_for_each_entry_safe(load, n, &late, list) {
 		/* Short of memory, the filter is lost: nothing is left half. */
 		fmatch_records(draft, load->func, strlen(load->func),
 			       load->module);
-		fmod_load_free(load);
+		modcache_load_free(load);
 	}
 }
 
@@ -338,10 +338,10 @@ struct ftrace_func_command *fcmd_find(const char *name)
 
 #ifdef CONFIG_MODULES
 /* Apply @tr's cached filters of @module (one set) and forget them. */
-static void fmod_apply(struct trace_array *tr, bool exclude,
+static void modcache_apply(struct trace_array *tr, bool exclude,
 		       const char *module)
 {
-	struct list_head *head = fmod_list(tr, exclude);
+	struct list_head *head = modcache_list(tr, exclude);
 	struct ftrace_ops *ops = tr->ops;
 	struct ftrace_hash __rcu **slot = fset_slot(ops, exclude);
 	struct mutex *regex_lock = &ops->func_hash->regex_lock;
@@ -368,7 +368,7 @@ static void fmod_apply(struct trace_array *tr, bool exclude,
 		/* Matching parses the strings in place; they are ours to spoil. */
 		fmatch_records(set, load->func, strlen(load->func),
 			       load->module);
-		fmod_load_free(load);
+		modcache_load_free(load);
 	}
 
 	scoped_guard(mutex, &ftrace_lock) {
@@ -386,9 +386,9 @@ void process_cached_mods(const char *mod_name)
 	guard(mutex)(&trace_types_lock);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
 		if (!list_empty(&tr->mod_trace))
-			fmod_apply(tr, false, mod_name);
+			modcache_apply(tr, false, mod_name);
 		if (!list_empty(&tr->mod_notrace))
-			fmod_apply(tr, true, mod_name);
+			modcache_apply(tr, true, mod_name);
 	}
 }
 #endif

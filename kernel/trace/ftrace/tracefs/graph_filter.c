@@ -13,7 +13,7 @@
  * names, or with a leading '!' removes them, and closing the file
  * publishes the draft.
  *
- * Locking: fgf_lock orders publishing against reading the published
+ * Locking: gfilter_lock orders publishing against reading the published
  * sets; a file's own lock serialises the write() calls that edit its
  * draft, and ftrace_lock is taken inside it while records are matched.
  */
@@ -35,7 +35,7 @@
 #include "../../trace.h"
 
 /* Protects the pointers below against concurrent publishing. */
-static DEFINE_MUTEX(fgf_lock);
+static DEFINE_MUTEX(gfilter_lock);
 
 struct ftrace_hash __rcu *ftrace_graph_hash = RCU_INITIALIZER(FHASH_EMPTY);
 struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
@@ -48,15 +48,15 @@ struct ftrace_hash __rcu *ftrace_graph_notrace_hash =
 #define FGF_DRAFT_BITS		10
 
 /* The filter set_graph_notrace (@exclude) or set_graph_function edits. */
-static struct ftrace_hash __rcu **fgf_slot(bool exclude)
+static struct ftrace_hash __rcu **gfilter_slot(bool exclude)
 {
 	return exclude ? &ftrace_graph_notrace_hash : &ftrace_graph_hash;
 }
 
-static struct ftrace_hash *fgf_published(bool exclude)
+static struct ftrace_hash *gfilter_published(bool exclude)
 {
-	return rcu_dereference_protected(*fgf_slot(exclude),
-					 lockdep_is_held(&fgf_lock));
+	return rcu_dereference_protected(*gfilter_slot(exclude),
+					 lockdep_is_held(&gfilter_lock));
 }
 
 /*
@@ -64,7 +64,7 @@ static struct ftrace_hash *fgf_published(bool exclude)
  * a site that kallsyms places far into a symbol: a discarded weak
  * function's, which no name should select.
  */
-static bool fgf_rec_name(struct dyn_ftrace *rec, char *name)
+static bool gfilter_rec_name(struct dyn_ftrace *rec, char *name)
 {
 	unsigned long off = 0;
 
@@ -80,12 +80,12 @@ static bool fgf_rec_name(struct dyn_ftrace *rec, char *name)
 /*
  * A word's own entries, while it is being applied, carry this in
  * ->direct: the graph filters have no other use for the field, which
- * is 0 in every entry outside fgf_apply_word().
+ * is 0 in every entry outside gfilter_apply_word().
  */
 #define FGF_WORD_NEW		1UL
 
 /* The word is done: keep the entries it added, or take them out. */
-static void fgf_settle_word(struct ftrace_hash *set, bool keep)
+static void gfilter_settle_word(struct ftrace_hash *set, bool keep)
 {
 	struct ftrace_func_entry *entry, *tmp;
 
@@ -104,7 +104,7 @@ static void fgf_settle_word(struct ftrace_hash *set, bool keep)
  * remove them.  -EINVAL when it names nothing that it could change.
  * Out of memory, the word changes nothing.
  */
-static int fgf_apply_word(struct ftrace_hash *set, char *word)
+static int gfilter_apply_word(struct ftrace_hash *set, char *word)
 {
 	char name[KSYM_SYMBOL_LEN];
 	struct ftrace_func_entry *entry;
@@ -122,7 +122,7 @@ static int fgf_apply_word(struct ftrace_hash *set, char *word)
 	frec_for_each(rec) {
 		cond_resched();
 		if ((rec->flags & FTRACE_FL_DISABLED) ||
-		    !fgf_rec_name(rec, name) ||
+		    !gfilter_rec_name(rec, name) ||
 		    !ftrace_pattern_match(&pat, name))
 			continue;
 		entry = fhash_find(set, ftrace_rec_ip(rec));
@@ -144,7 +144,7 @@ static int fgf_apply_word(struct ftrace_hash *set, char *word)
 		entry->direct = FGF_WORD_NEW;
 	}
 	if (!pat.negate)
-		fgf_settle_word(set, !ret);
+		gfilter_settle_word(set, !ret);
 out:
 	mutex_unlock(&ftrace_lock);
 	if (!ret && !hit)
@@ -153,7 +153,7 @@ out:
 }
 
 /* Publish @draft (consumed) as one of the filters. */
-static int fgf_publish(bool exclude, struct ftrace_hash *draft)
+static int gfilter_publish(bool exclude, struct ftrace_hash *draft)
 {
 	struct ftrace_hash *set = FHASH_EMPTY, *old;
 
@@ -166,10 +166,10 @@ static int fgf_publish(bool exclude, struct ftrace_hash *draft)
 	}
 	fhash_free(draft);
 
-	mutex_lock(&fgf_lock);
-	old = fgf_published(exclude);
-	rcu_assign_pointer(*fgf_slot(exclude), set);
-	mutex_unlock(&fgf_lock);
+	mutex_lock(&gfilter_lock);
+	old = gfilter_published(exclude);
+	rcu_assign_pointer(*gfilter_slot(exclude), set);
+	mutex_unlock(&gfilter_lock);
 
 	/*
 	 * The graph tracer reads the sets with preemption off, also
@@ -184,7 +184,7 @@ static int fgf_publish(bool exclude, struct ftrace_hash *draft)
 }
 
 /* An open file; @exclude: set_graph_notrace, not set_graph_function. */
-struct fgf_file {
+struct gfilter_file {
 	bool			exclude;
 	/* Readers: where the walk of the published set stands. */
 	struct fhash_walk	walk;
@@ -197,16 +197,16 @@ struct fgf_file {
 /* The one line of a file whose set is empty. */
 #define FGF_ALL			((void *)1UL)
 
-/* Holds fgf_lock until fgf_stop(): the set read cannot be freed. */
-static void *fgf_start(struct seq_file *m, loff_t *pos)
+/* Holds gfilter_lock until gfilter_stop(): the set read cannot be freed. */
+static void *gfilter_start(struct seq_file *m, loff_t *pos)
 {
-	struct fgf_file *f = m->private;
+	struct gfilter_file *f = m->private;
 	struct ftrace_func_entry *entry;
 	struct ftrace_hash *set;
 	loff_t n;
 
-	mutex_lock(&fgf_lock);
-	set = fgf_published(f->exclude);
+	mutex_lock(&gfilter_lock);
+	set = gfilter_published(f->exclude);
 	if (ftrace_hash_empty(set))
 		return *pos ? NULL : FGF_ALL;
 	f->walk = (struct fhash_walk){ .set = set };
@@ -216,9 +216,9 @@ static void *fgf_start(struct seq_file *m, loff_t *pos)
 	return entry;
 }
 
-static void *fgf_next(struct seq_file *m, void *v, loff_t *pos)
+static void *gfilter_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	struct fgf_file *f = m->private;
+	struct gfilter_file *f = m->private;
 
 	(*pos)++;
 	if (v == FGF_ALL)
@@ -226,14 +226,14 @@ static void *fgf_next(struct seq_file *m, void *v, loff_t *pos)
 	return fhash_walk_next(&f->walk, v);
 }
 
-static void fgf_stop(struct seq_file *m, void *v)
+static void gfilter_stop(struct seq_file *m, void *v)
 {
-	mutex_unlock(&fgf_lock);
+	mutex_unlock(&gfilter_lock);
 }
 
-static int fgf_show(struct seq_file *m, void *v)
+static int gfilter_show(struct seq_file *m, void *v)
 {
-	struct fgf_file *f = m->private;
+	struct gfilter_file *f = m->private;
 	struct ftrace_func_entry *entry = v;
 
 	if (v == FGF_ALL)
@@ -244,21 +244,21 @@ static int fgf_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations fgf_sops = {
-	.start	= fgf_start,
-	.next	= fgf_next,
-	.stop	= fgf_stop,
-	.show	= fgf_show,
+static const struct seq_operations gfilter_sops = {
+	.start	= gfilter_start,
+	.next	= gfilter_next,
+	.stop	= gfilter_stop,
+	.show	= gfilter_show,
 };
 
-static struct fgf_file *fgf_of(struct file *file)
+static struct gfilter_file *gfilter_of(struct file *file)
 {
 	if (file->f_mode & FMODE_READ)
 		return ((struct seq_file *)file->private_data)->private;
 	return file->private_data;
 }
 
-static void fgf_free(struct fgf_file *f)
+static void gfilter_free(struct gfilter_file *f)
 {
 	if (f->draft) {
 		trace_parser_put(&f->parser);
@@ -268,21 +268,21 @@ static void fgf_free(struct fgf_file *f)
 }
 
 /* The draft a writer starts from. */
-static struct ftrace_hash *fgf_new_draft(bool exclude, bool empty)
+static struct ftrace_hash *gfilter_new_draft(bool exclude, bool empty)
 {
 	struct ftrace_hash *draft;
 
 	if (empty)
 		return fhash_alloc(FGF_DRAFT_BITS);
-	mutex_lock(&fgf_lock);
-	draft = fhash_dup(fgf_published(exclude), FGF_DRAFT_BITS);
-	mutex_unlock(&fgf_lock);
+	mutex_lock(&gfilter_lock);
+	draft = fhash_dup(gfilter_published(exclude), FGF_DRAFT_BITS);
+	mutex_unlock(&gfilter_lock);
 	return draft;
 }
 
-static int fgf_open(struct file *file, bool exclude)
+static int gfilter_open(struct file *file, bool exclude)
 {
-	struct fgf_file *f;
+	struct gfilter_file *f;
 	int ret;
 
 	ret = security_locked_down(LOCKDOWN_TRACEFS);
@@ -301,7 +301,7 @@ static int fgf_open(struct file *file, bool exclude)
 			kfree(f);
 			return -ENOMEM;
 		}
-		f->draft = fgf_new_draft(exclude, file->f_flags & O_TRUNC);
+		f->draft = gfilter_new_draft(exclude, file->f_flags & O_TRUNC);
 		if (!f->draft) {
 			trace_parser_put(&f->parser);
 			kfree(f);
@@ -309,9 +309,9 @@ static int fgf_open(struct file *file, bool exclude)
 		}
 	}
 	if (file->f_mode & FMODE_READ) {
-		ret = seq_open(file, &fgf_sops);
+		ret = seq_open(file, &gfilter_sops);
 		if (ret) {
-			fgf_free(f);
+			gfilter_free(f);
 			return ret;
 		}
 		((struct seq_file *)file->private_data)->private = f;
@@ -321,20 +321,20 @@ static int fgf_open(struct file *file, bool exclude)
 	return 0;
 }
 
-static int fgf_open_function(struct inode *inode, struct file *file)
+static int gfilter_open_function(struct inode *inode, struct file *file)
 {
-	return fgf_open(file, false);
+	return gfilter_open(file, false);
 }
 
-static int fgf_open_notrace(struct inode *inode, struct file *file)
+static int gfilter_open_notrace(struct inode *inode, struct file *file)
 {
-	return fgf_open(file, true);
+	return gfilter_open(file, true);
 }
 
-static ssize_t fgf_write(struct file *file, const char __user *ubuf,
+static ssize_t gfilter_write(struct file *file, const char __user *ubuf,
 			 size_t cnt, loff_t *ppos)
 {
-	struct fgf_file *f = fgf_of(file);
+	struct gfilter_file *f = gfilter_of(file);
 	struct trace_parser *parser = &f->parser;
 	ssize_t read;
 	int ret = 0;
@@ -348,15 +348,15 @@ static ssize_t fgf_write(struct file *file, const char __user *ubuf,
 		return read;
 	/* A word cut by the end of the buffer waits for its rest. */
 	if (trace_parser_loaded(parser) && !trace_parser_cont(parser)) {
-		ret = fgf_apply_word(f->draft, parser->buffer);
+		ret = gfilter_apply_word(f->draft, parser->buffer);
 		trace_parser_clear(parser);
 	}
 	return ret ? ret : read;
 }
 
-static int fgf_release(struct inode *inode, struct file *file)
+static int gfilter_release(struct inode *inode, struct file *file)
 {
-	struct fgf_file *f = fgf_of(file);
+	struct gfilter_file *f = gfilter_of(file);
 	int ret = 0, err;
 
 	if (file->f_mode & FMODE_READ)
@@ -367,30 +367,30 @@ static int fgf_release(struct inode *inode, struct file *file)
 		 * fails, fails alone: the rest is published.
 		 */
 		if (trace_parser_loaded(&f->parser))
-			ret = fgf_apply_word(f->draft, f->parser.buffer);
+			ret = gfilter_apply_word(f->draft, f->parser.buffer);
 		trace_parser_put(&f->parser);
-		err = fgf_publish(f->exclude, f->draft);
+		err = gfilter_publish(f->exclude, f->draft);
 		f->draft = NULL;
 		ret = ret ?: err;
 	}
-	fgf_free(f);
+	gfilter_free(f);
 	return ret;
 }
 
-static const struct file_operations fgf_function_fops = {
-	.open		= fgf_open_function,
+static const struct file_operations gfilter_function_fops = {
+	.open		= gfilter_open_function,
 	.read		= seq_read,
-	.write		= fgf_write,
+	.write		= gfilter_write,
 	.llseek		= tracing_lseek,
-	.release	= fgf_release,
+	.release	= gfilter_release,
 };
 
-static const struct file_operations fgf_notrace_fops = {
-	.open		= fgf_open_notrace,
+static const struct file_operations gfilter_notrace_fops = {
+	.open		= gfilter_open_notrace,
 	.read		= seq_read,
-	.write		= fgf_write,
+	.write		= gfilter_write,
 	.llseek		= tracing_lseek,
-	.release	= fgf_release,
+	.release	= gfilter_release,
 };
 
 /**
@@ -400,37 +400,37 @@ static const struct file_operations fgf_notrace_fops = {
 void __init ftrace_graph_filter_tracefs(struct dentry *parent)
 {
 	trace_create_file("set_graph_function", TRACE_MODE_WRITE, parent,
-			  NULL, &fgf_function_fops);
+			  NULL, &gfilter_function_fops);
 	trace_create_file("set_graph_notrace", TRACE_MODE_WRITE, parent,
-			  NULL, &fgf_notrace_fops);
+			  NULL, &gfilter_notrace_fops);
 }
 
 /* The boot parameters, kept until ftrace_init() can match them. */
-static char fgf_boot_function[COMMAND_LINE_SIZE] __initdata;
-static char fgf_boot_notrace[COMMAND_LINE_SIZE] __initdata;
+static char gfilter_boot_function[COMMAND_LINE_SIZE] __initdata;
+static char gfilter_boot_notrace[COMMAND_LINE_SIZE] __initdata;
 
-static int __init fgf_boot_function_param(char *str)
+static int __init gfilter_boot_function_param(char *str)
 {
-	strscpy(fgf_boot_function, str);
+	strscpy(gfilter_boot_function, str);
 	return 1;
 }
-__setup("ftrace_graph_filter=", fgf_boot_function_param);
+__setup("ftrace_graph_filter=", gfilter_boot_function_param);
 
-static int __init fgf_boot_notrace_param(char *str)
+static int __init gfilter_boot_notrace_param(char *str)
 {
-	strscpy(fgf_boot_notrace, str);
+	strscpy(gfilter_boot_notrace, str);
 	return 1;
 }
-__setup("ftrace_graph_notrace=", fgf_boot_notrace_param);
+__setup("ftrace_graph_notrace=", gfilter_boot_notrace_param);
 
-static int __init fgf_boot_depth_param(char *str)
+static int __init gfilter_boot_depth_param(char *str)
 {
 	return str && !kstrtouint(str, 0, &fgraph_max_depth);
 }
-__setup("ftrace_graph_max_depth=", fgf_boot_depth_param);
+__setup("ftrace_graph_max_depth=", gfilter_boot_depth_param);
 
 /* A comma-separated list of words from the command line. */
-static void __init fgf_boot_apply(char *list, bool exclude)
+static void __init gfilter_boot_apply(char *list, bool exclude)
 {
 	struct ftrace_hash *draft;
 	char *word;
@@ -443,10 +443,10 @@ static void __init fgf_boot_apply(char *list, bool exclude)
 		return;
 	}
 	while ((word = strsep(&list, ",")))
-		if (fgf_apply_word(draft, word))
+		if (gfilter_apply_word(draft, word))
 			pr_info("ftrace: graph filter: no function '%s'\n",
 				word);
-	if (fgf_publish(exclude, draft))
+	if (gfilter_publish(exclude, draft))
 		pr_warn("ftrace: no memory for the boot-time graph filter\n");
 }
 
@@ -457,8 +457,8 @@ static void __init fgf_boot_apply(char *list, bool exclude)
  */
 void __init ftrace_graph_filter_boot(void)
 {
-	fgf_boot_apply(fgf_boot_function, false);
-	fgf_boot_apply(fgf_boot_notrace, true);
+	gfilter_boot_apply(gfilter_boot_function, false);
+	gfilter_boot_apply(gfilter_boot_notrace, true);
 }
 
 #ifdef CONFIG_FTRACE_GRAPH_FILTER_KUNIT_TEST

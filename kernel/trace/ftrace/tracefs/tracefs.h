@@ -95,19 +95,19 @@ int fmatch_each(char *func, int len, char *mod, fmatch_fn fn, void *arg);
 int fmatch_records(struct ftrace_hash *set, char *func, int len, char *mod);
 
 /* The filters that wait for modules: "func:mod:module" in either file. */
-static inline struct list_head *fmod_list(struct trace_array *tr,
+static inline struct list_head *modcache_list(struct trace_array *tr,
 					  bool exclude)
 {
 	return exclude ? &tr->mod_notrace : &tr->mod_trace;
 }
 
-int fmod_edit_new(struct list_head *edits, struct trace_array *tr,
+int modcache_edit_new(struct list_head *edits, struct trace_array *tr,
 		  bool exclude, const char *func, const char *module);
-void fmod_edits_commit(struct list_head *edits, struct trace_array *tr,
+void modcache_edits_commit(struct list_head *edits, struct trace_array *tr,
 		       bool exclude, struct ftrace_hash *draft);
-void fmod_edits_drop(struct list_head *edits);
+void modcache_edits_drop(struct list_head *edits);
 /* Forget every cached filter of one list; takes ftrace_lock. */
-void fmod_list_clear(struct list_head *head);
+void modcache_list_clear(struct list_head *head);
 
 /* The command registered under @name, or NULL. */
 struct ftrace_func_command *fcmd_find(const char *name);
