@@ -397,10 +397,9 @@ static void fxk_batch_make_nops_test(struct kunit *test)
 }
 
 /*
- * The batches are written by text_poke_bp_batch(), which the series
- * changes to write each of its steps a run of sites at a time, as many
- * as fit the two pages one mapping covers
- * (patches/arch/x86/kernel/alternative.c.patch).  Four pages of module
+ * The batches are written by text_poke_bp_batch(), which writes each of
+ * its steps a run of sites at a time, as many as fit the two pages one
+ * mapping covers.  Four pages of module
  * text with a site every FXK_RUN_STEP bytes have a site that straddles
  * a page boundary, runs that end at the two-page limit and more sites
  * than one vector holds.  Each site must get exactly its new bytes,

@@ -21,8 +21,8 @@
  * _EN flags of what the site holds and patches the difference.
  *
  * An ops with a filter set selects few sites, and each is found from
- * the set's entries by a binary search of the records; upstream walked
- * every record of the kernel for each registration.  An ops with an
+ * the set's entries by a binary search of the records, never by a walk
+ * of every record of the kernel.  An ops with an
  * empty filter set selects everything and costs one walk.
  *
  * Everything here runs under ftrace_lock.

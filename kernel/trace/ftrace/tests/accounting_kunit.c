@@ -9,7 +9,7 @@
  *    and for a chain (chains.c) while several are there;
  *  - it asks for saved regs while some ops that selects it wants them,
  *    and stops once none does, also when that ops merely changed its
- *    filter (upstream kept the regs until the ops went away);
+ *    filter;
  *  - one IPMODIFY claim per site, an IPMODIFY ops with no filter is
  *    refused, and a refused claim changes no site's claims;
  *  - facct_attach() and facct_detach() report whether some site's

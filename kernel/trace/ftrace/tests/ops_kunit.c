@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit conformance suite for the ftrace_ops API (register_ftrace_function()
- * and friends).  It pins what the upstream 6.12 core does, so that a
- * replacement core can be checked against it unchanged.
+ * and friends).  It pins the behaviour the API promises its callers,
+ * so that any core can be checked against it unchanged.
  *
  * Suites:
  *
@@ -26,8 +26,8 @@
  *     echo 1 > /sys/kernel/debug/kunit/ftrace_ops_module/run
  *     cat /sys/kernel/debug/kunit/ftrace_ops_module/results
  *
- *   (In 6.12 a case that was *skipped* keeps that status and is not run
- *   again through debugfs, so install the module in the initramfs.)
+ *   (A case that was *skipped* keeps that status and is not run again
+ *   through debugfs, so install the module in the initramfs.)
  *
  *   kernel.ftrace_enabled is driven the way userspace drives it: the suite
  *   writes to sys/kernel/ftrace_enabled of a kernel-internal procfs mount.

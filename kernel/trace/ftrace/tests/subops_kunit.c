@@ -160,8 +160,8 @@ static void fak_subops_notrace(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A) | BIT(FAK_C));
 
 	/*
-	 * Without s1, s2 alone decides and C goes out again.  Upstream
-	 * intersected with the manager's old notrace set and kept C in.
+	 * Without s1, s2 alone decides and C goes out again: the
+	 * manager's old notrace set has no say.
 	 */
 	KUNIT_ASSERT_EQ(test, fak_subops_stop(m, s1), 0);
 	KUNIT_EXPECT_EQ(test, fak_live(), BIT(FAK_A));

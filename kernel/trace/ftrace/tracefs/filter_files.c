@@ -756,7 +756,7 @@ void ftrace_destroy_filter_files(struct ftrace_ops *ops)
 {
 	struct trace_array *tr = ops->private;
 
-	/* The instance's cached mod: filters go with it (upstream leaked them). */
+	/* The instance's cached mod: filters go with it, or they leak. */
 	if (tr) {
 		modcache_list_clear(&tr->mod_trace);
 		modcache_list_clear(&tr->mod_notrace);

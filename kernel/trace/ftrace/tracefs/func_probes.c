@@ -287,7 +287,7 @@ static int fprb_init(struct ftrace_func_probe *probe, struct ftrace_hash *set,
  * Publish @set, whose @count functions not in @old were just inited,
  * as @probe's set, and make sure its ops runs.  A failed publication
  * changes nothing and undoes the inits; a failed start leaves the set
- * published (upstream's way), so that unregistering still finds it.
+ * published, so that unregistering still finds it.
  */
 static int fprb_publish(struct ftrace_func_probe *probe,
 			struct ftrace_hash *set, struct ftrace_hash *old,

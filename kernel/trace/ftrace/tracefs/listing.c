@@ -21,7 +21,7 @@
 #include "tracefs.h"
 #include "../../trace.h"
 
-/* What a record of a discarded weak function is listed as (upstream's). */
+/* What a record of a discarded weak function is listed as: tools match it. */
 #define FLIST_NO_NAME	"__ftrace_invalid_address__"
 
 bool flist_name(unsigned long ip, char *name, char **modname)
@@ -108,7 +108,7 @@ static struct dyn_ftrace *flist_step(struct flist_walk *w)
  *
  * A read that goes on from where the last one stopped finds its record
  * again by ip.  Anything else (a seek back, or that record's module
- * gone meanwhile) counts from the first record, as upstream always did.
+ * gone meanwhile) counts from the first record.
  *
  * Return: the record, or NULL past the last (@w->nr then says how
  * many records there are).
