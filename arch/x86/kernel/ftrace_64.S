@@ -48,6 +48,18 @@
 # define HOOK_FP_FRAMES		0
 #endif
 
+/*
+ * Where the guarded template reschedules, as preempt_enable_notrace()
+ * does in each preemption model.  With PREEMPT_DYNAMIC the model is
+ * chosen at boot and the static call is a RET unless it is full.
+ * Without PREEMPTION nothing is called.
+ */
+#ifdef CONFIG_PREEMPT_DYNAMIC
+# define HOOK_PREEMPT_SCHEDULE	__SCT__preempt_schedule_notrace
+#else
+# define HOOK_PREEMPT_SCHEDULE	preempt_schedule_notrace_thunk
+#endif
+
 /* Bytes between %rsp and the hooked function's return slot. */
 #define HOOK_FRAME		(FRAME_SIZE + HOOK_FP_FRAMES)
 
@@ -352,9 +364,12 @@ SYM_INNER_LABEL(ftrace_guard_call, SYM_L_GLOBAL)
 	movl	%eax, PER_CPU_VAR(ftrace_ops_guard)
 .Lguard_enable:
 	decl	PER_CPU_VAR(pcpu_hot + FTRACE_PCPU_PREEMPT_COUNT)
+#ifdef CONFIG_PREEMPTION
+	/* preempt_enable_notrace(): schedule if that was the last count. */
 	jnz	.Lguard_done
 	CALL_DEPTH_ACCOUNT
-	call	preempt_schedule_notrace_thunk
+	call	HOOK_PREEMPT_SCHEDULE
+#endif
 .Lguard_done:
 	light_leave
 
