@@ -793,16 +793,6 @@ void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 
-/*
- * A negative stack address means a kernel virtual stack; a CPU coming
- * back from suspend can run a hooked function in real mode first, where
- * fgraph must keep away.
- */
-static __always_inline bool fgraph_stack_usable(void)
-{
-	return (long)current_stack_pointer < 0;
-}
-
 /**
  * prepare_ftrace_return - divert a function's return to fgraph
  * @ip: the hooked function's site
@@ -816,8 +806,7 @@ static __always_inline bool fgraph_stack_usable(void)
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer)
 {
-	if (fgraph_stack_usable())
-		function_graph_hook_return(ip, parent, NULL);
+	function_graph_hook_return(ip, parent, NULL);
 }
 
 #ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
@@ -827,8 +816,7 @@ void ftrace_graph_func(unsigned long ip, unsigned long parent_ip,
 	/* The hooked function's sp points at its return address. */
 	unsigned long *ret_slot = (unsigned long *)arch_ftrace_regs(fregs)->regs.sp;
 
-	if (fgraph_stack_usable())
-		function_graph_hook_return(ip, ret_slot, fregs);
+	function_graph_hook_return(ip, ret_slot, fregs);
 }
 #endif
 

@@ -7,6 +7,7 @@
 #ifndef _ASM_X86_FTRACE_H
 #define _ASM_X86_FTRACE_H
 
+#include <asm/asm.h>
 #include <asm/ptrace.h>
 
 #ifdef CONFIG_FUNCTION_TRACER
@@ -133,6 +134,14 @@ __arch_ftrace_set_direct_caller(struct pt_regs *regs, unsigned long addr)
 struct dyn_arch_ftrace {
 };
 #endif
+
+/*
+ * May a hook take the return of a call here?  A CPU coming back from
+ * suspend runs hooked functions in real mode before its stack is a
+ * kernel virtual address (a negative one), and no return may be taken
+ * there.
+ */
+#define arch_ftrace_return_hookable()	((long)current_stack_pointer < 0)
 
 #endif /* !__ASSEMBLY__ */
 #endif /* CONFIG_FUNCTION_TRACER */

@@ -104,8 +104,9 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 }
 
 /*
- * The entry of a call: not hooked while the graph is paused for the task,
- * or while the recursion lock is held (the entry callbacks run under it).
+ * The entry of a call the graph may take (fgraph_may_take_return()): not
+ * hooked while the recursion lock is held (the entry callbacks run under
+ * it).
  */
 static __always_inline int fgraph_try_enter(unsigned long ret,
 					    unsigned long func,
@@ -114,9 +115,6 @@ static __always_inline int fgraph_try_enter(unsigned long ret,
 {
 	int bit, err;
 
-	if (unlikely(ftrace_graph_is_dead() ||
-		     atomic_read(&current->tracing_graph_pause)))
-		return -EBUSY;
 	bit = fgraph_trylock(func, ret);
 	if (bit < 0)
 		return -EBUSY;
@@ -144,6 +142,8 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 			      unsigned long frame_pointer, unsigned long *retp,
 			      struct ftrace_regs *fregs)
 {
+	if (unlikely(!fgraph_may_take_return()))
+		return -EBUSY;
 	return fgraph_try_enter(ret, func, retp, fregs);
 }
 
@@ -160,7 +160,8 @@ int function_graph_enter_regs(unsigned long ret, unsigned long func,
 void function_graph_hook_return(unsigned long func, unsigned long *retp,
 				struct ftrace_regs *fregs)
 {
-	if (!fgraph_try_enter(*retp, func, retp, fregs))
+	if (likely(fgraph_may_take_return()) &&
+	    !fgraph_try_enter(*retp, func, retp, fregs))
 		*retp = (unsigned long)&return_to_handler;
 }
 

@@ -120,6 +120,24 @@ static __always_inline bool fgraph_user_wants(struct fgraph_ops *gops,
 	       fgraph_pid_allows(gops);
 }
 
+#ifndef arch_ftrace_return_hookable
+#define arch_ftrace_return_hookable()	true
+#endif
+
+/*
+ * May a hook take the return of the current call?  Not where the arch
+ * says the stack cannot hold it yet, not once the graph was stopped for
+ * good, and not while the task has the graph paused (suspend and
+ * hibernation do, around the code that saves and restores the CPU).
+ * The graph's entry path and fprobe's exit hooks ask the same, the arch
+ * first: the others read the task.
+ */
+static __always_inline bool fgraph_may_take_return(void)
+{
+	return arch_ftrace_return_hookable() && !ftrace_graph_is_dead() &&
+	       !atomic_read(&current->tracing_graph_pause);
+}
+
 /* The recursion bit of a call from task context, the common case. */
 #define FGRAPH_LOCK_TASK_BIT	(TRACE_FTRACE_START + TRACE_CTX_NORMAL)
 
