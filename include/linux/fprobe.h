@@ -31,8 +31,10 @@ typedef void (*fprobe_exit_cb)(struct fprobe *fp, unsigned long entry_ip,
 
 /**
  * struct fprobe - a probe on the entries and returns of functions
- * @nmissed: calls the handlers did not see (the recursion lock was held,
- *	the shadow stack had no room, or a kprobe ran); a statistic
+ * @nmissed: calls whose handlers did not all run, one for each: the
+ *	recursion lock was held (neither ran), the call got no frame on
+ *	the shadow stack (the exit handler did not run), or a kprobe ran;
+ *	a statistic
  * @flags: FPROBE_FL_*
  * @entry_data_size: bytes of storage each call gets, shared by its entry
  *	and exit handlers; at most MAX_FPROBE_DATA_SIZE

@@ -10,7 +10,9 @@
  * calls fprobe_frame_return(), which finds the probe by the frame's
  * entry in fprobe_exits and its id, calls its exit handler and pops the
  * frame.  A probe unregistered meanwhile is not found: the frame is
- * popped, and the call returns where it would have.
+ * popped, and the call returns where it would have.  A call that gets
+ * no frame (no room, or no stack) has its entry handler called all the
+ * same, and is missed by the exit.
  *
  * Both paths run with preemption off and hold the recursion lock of the
  * function hooks while they call handlers; an unregistered probe's entry
@@ -19,6 +21,8 @@
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/trace_recursion.h>
 
 #include "../fgraph/frames.h"
@@ -141,17 +145,6 @@ void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
 	fgraph_unlock_task();
 }
 
-/*
- * An exit probe's frame for the call could not be pushed: count the
- * miss, and have the task given a stack if it has none.
- */
-static noinline __cold void fprobe_no_frame(struct fprobe *fp)
-{
-	fp->nmissed++;
-	if (!current->ret_stack)
-		fgraph_stacks_missing();
-}
-
 /* Where the hooked function's return address is: its stack pointer. */
 static __always_inline unsigned long *fprobe_retp(struct ftrace_regs *fregs)
 {
@@ -160,8 +153,8 @@ static __always_inline unsigned long *fprobe_retp(struct ftrace_regs *fregs)
 
 /*
  * Push the call's frame and take its return, the lock held; set *@data
- * to the entry data for the entry handler.  False if there is no room
- * for the frame, and the call is missed.
+ * to the entry data for the entry handler.  False if the frame has no
+ * room: nothing is pushed.
  */
 static __always_inline bool fprobe_exit_push(struct fprobe_hook *hook,
 					     struct fprobe *fp,
@@ -173,15 +166,54 @@ static __always_inline bool fprobe_exit_push(struct fprobe_hook *hook,
 	unsigned long words = hook->frame.words, *retp, *stack;
 	long first;
 
-	if (unlikely(!fgraph_fprobe_room(&stack, &first, words))) {
-		fprobe_no_frame(fp);
+	if (unlikely(!fgraph_fprobe_room(&stack, &first, words)))
 		return false;
-	}
 	retp = fprobe_retp(fregs);
 	*data = fgraph_fprobe_push(stack, first, words, ip, parent_ip, retp,
 				   &hook->frame, &fp->id);
 	*retp = (unsigned long)fprobe_return_to_handler;
 	return true;
+}
+
+/*
+ * The entry data of calls whose exit probe got no frame: the entry
+ * handler still gets storage of the size it asked for, which no exit
+ * handler reads.  One area per context level of a CPU, each used under
+ * the recursion lock of its level (a call can nest in its own level only
+ * through the lock's transition bit, and then overwrites storage whose
+ * call has no exit either).
+ */
+static DEFINE_PER_CPU(unsigned long [4][MAX_FPROBE_DATA_SIZE_WORD],
+		      fprobe_lost_data);
+
+/*
+ * An exit probe got no frame for the call, the lock held: its exit
+ * handler will not run, and the call counts once as missed, but its
+ * entry handler still sees the call.  A task found without a stack
+ * asks for one.
+ */
+static noinline __cold void fprobe_exit_lost(struct fprobe *fp,
+					     unsigned long ip,
+					     unsigned long parent_ip,
+					     struct ftrace_regs *fregs)
+{
+	void *data = NULL;
+
+	fp->nmissed++;
+	if (!current->ret_stack)
+		fgraph_stacks_missing();
+	if (!fp->entry_handler)
+		return;
+	if (fp->entry_data_size)
+		data = this_cpu_ptr(fprobe_lost_data[interrupt_context_level()]);
+	/* Shared with kprobes: a running kprobe has the call; it is counted. */
+	if (!fprobe_kshared(fp)) {
+		fp->entry_handler(fp, ip, parent_ip, fregs, data);
+	} else if (!kprobe_running()) {
+		kprobe_busy_begin();
+		fp->entry_handler(fp, ip, parent_ip, fregs, data);
+		kprobe_busy_end();
+	}
 }
 
 /* fprobe_exit_hook_func() for any call: the lock taken the general way. */
@@ -202,8 +234,9 @@ static noinline __cold void fprobe_exit_hook_general(struct fprobe_hook *hook,
 		fp->nmissed++;
 		return;
 	}
-	if (fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data) &&
-	    fprobe_call_entry(fp, ip, parent_ip, fregs, data))
+	if (!fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data))
+		fprobe_exit_lost(fp, ip, parent_ip, fregs);
+	else if (fprobe_call_entry(fp, ip, parent_ip, fregs, data))
 		fgraph_fprobe_drop();
 	fgraph_unlock(bit);
 }
@@ -211,11 +244,11 @@ static noinline __cold void fprobe_exit_hook_general(struct fprobe_hook *hook,
 /*
  * Push the call's frame, take its return and call the entry handler
  * (if @entry: the probe has one), under the recursion lock: a call that
- * finds it held, or no room for the frame, is missed.  The return goes
- * to the trampoline before the entry handler runs, and back if the
- * handler declines the call.  The common case (a probe enabled and not
- * shared with kprobes, called from task context) is tested as in
- * fprobe_hook_func().
+ * finds it held is missed; one that gets no frame is missed by the exit
+ * handler only.  The return goes to the trampoline before the entry
+ * handler runs, and back if the handler declines the call.  The common
+ * case (a probe enabled and not shared with kprobes, called from task
+ * context) is tested as in fprobe_hook_func().
  */
 static __always_inline void fprobe_exit_hook(struct ftrace_ops *op,
 					     unsigned long ip,
@@ -235,9 +268,9 @@ static __always_inline void fprobe_exit_hook(struct ftrace_ops *op,
 		fprobe_exit_hook_general(hook, ip, parent_ip, fregs);
 		return;
 	}
-	if (likely(fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data)) &&
-	    entry &&
-	    fp->entry_handler(fp, ip, parent_ip, fregs, data))
+	if (unlikely(!fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data)))
+		fprobe_exit_lost(fp, ip, parent_ip, fregs);
+	else if (entry && fp->entry_handler(fp, ip, parent_ip, fregs, data))
 		fgraph_fprobe_drop();
 	fgraph_unlock_task();
 }

@@ -20,7 +20,7 @@
  *    stays registered; so does a hook that loses a function short of
  *    memory;
  *  - nmissed: a handler that calls a probed function (both kinds), a
- *    full stack;
+ *    full stack (the entry handler still runs);
  *  - disabled probes are neither called nor counted;
  *  - kprobe-shared handlers do not run inside a kprobe;
  *  - unregistering while a task sleeps in a probed call: no exit handler
@@ -708,18 +708,34 @@ static void fpb_graph_first_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
 }
 
-/* Calls that find the shadow stack full miss their exits, counted. */
+/*
+ * Calls that find the shadow stack full miss their exits, each counted
+ * once; their entry handlers run all the same, with storage of the size
+ * they asked for.  An exit-only probe misses the same calls.
+ */
 static void fpb_stack_full_test(struct kunit *test)
 {
-	struct fpb_probe *p = fpb_probe(test, false, true, 0);
+	struct fpb_probe *p = fpb_probe(test, true, true, 16);
+	struct fpb_probe *x = fpb_probe(test, false, true, 0);
 	int exits;
 
 	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_deep), 0);
 	KUNIT_EXPECT_EQ(test, fpb_deep(200), 200);
 	exits = atomic_read(&p->exits);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 201);
 	KUNIT_EXPECT_GT(test, exits, 10);
 	KUNIT_EXPECT_LT(test, exits, 201);
 	KUNIT_EXPECT_EQ(test, p->fp.nmissed, 201 - exits);
+	/* The deepest call, the last entry, had no frame but storage. */
+	KUNIT_EXPECT_FALSE(test, p->data_null);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
+
+	KUNIT_ASSERT_EQ(test, fpb_register(x, fpb_deep), 0);
+	KUNIT_EXPECT_EQ(test, fpb_deep(200), 200);
+	exits = atomic_read(&x->exits);
+	KUNIT_EXPECT_GT(test, exits, 10);
+	KUNIT_EXPECT_LT(test, exits, 201);
+	KUNIT_EXPECT_EQ(test, x->fp.nmissed, 201 - exits);
 }
 
 /* Disabled probes are neither called nor counted as missing a call. */
