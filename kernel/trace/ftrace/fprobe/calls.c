@@ -11,8 +11,8 @@
  * entry in fprobe_exits and its id, calls its exit handler and pops the
  * frame.  A probe unregistered meanwhile is not found: the frame is
  * popped, and the call returns where it would have.  A call that gets
- * no frame (no room, or no stack) has its entry handler called all the
- * same, and is missed by the exit.
+ * no frame (no room, no stack, or the return may not be taken now) has
+ * its entry handler called all the same, and is missed by the exit.
  *
  * Both paths run with preemption off and hold the recursion lock of the
  * function hooks while they call handlers; an unregistered probe's entry
@@ -152,7 +152,8 @@ static __always_inline unsigned long *fprobe_retp(struct ftrace_regs *fregs)
 }
 
 /*
- * Push the call's frame and take its return, the lock held; set *@data
+ * Push the call's frame and take its return, the lock held and the
+ * return one that may be taken (fgraph_may_take_return()); set *@data
  * to the entry data for the entry handler.  False if the frame has no
  * room: nothing is pushed.
  */
@@ -200,7 +201,7 @@ static noinline __cold void fprobe_exit_lost(struct fprobe *fp,
 	void *data = NULL;
 
 	fp->nmissed++;
-	if (!current->ret_stack)
+	if (fgraph_may_take_return() && !current->ret_stack)
 		fgraph_stacks_missing();
 	if (!fp->entry_handler)
 		return;
@@ -226,15 +227,15 @@ static noinline __cold void fprobe_exit_hook_general(struct fprobe_hook *hook,
 	void *data;
 	int bit;
 
-	if ((READ_ONCE(fp->flags) & FPROBE_FL_DISABLED) ||
-	    ftrace_graph_is_dead())
+	if (READ_ONCE(fp->flags) & FPROBE_FL_DISABLED)
 		return;
 	bit = fgraph_trylock(ip, parent_ip);
 	if (unlikely(bit < 0)) {
 		fp->nmissed++;
 		return;
 	}
-	if (!fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data))
+	if (!fgraph_may_take_return() ||
+	    !fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data))
 		fprobe_exit_lost(fp, ip, parent_ip, fregs);
 	else if (fprobe_call_entry(fp, ip, parent_ip, fregs, data))
 		fgraph_fprobe_drop();
@@ -248,7 +249,8 @@ static noinline __cold void fprobe_exit_hook_general(struct fprobe_hook *hook,
  * handler only.  The return goes to the trampoline before the entry
  * handler runs, and back if the handler declines the call.  The common
  * case (a probe enabled and not shared with kprobes, called from task
- * context) is tested as in fprobe_hook_func().
+ * context where the return may be taken) is tested as in
+ * fprobe_hook_func().
  */
 static __always_inline void fprobe_exit_hook(struct ftrace_ops *op,
 					     unsigned long ip,
@@ -263,7 +265,7 @@ static __always_inline void fprobe_exit_hook(struct ftrace_ops *op,
 	/* One plain read: disable_fprobe() writes the flags plainly too. */
 	if (unlikely(data_race(fp->flags) &
 		     (FPROBE_FL_DISABLED | FPROBE_FL_KPROBE_SHARED)) ||
-	    unlikely(ftrace_graph_is_dead()) ||
+	    unlikely(!fgraph_may_take_return()) ||
 	    unlikely(!fgraph_trylock_task())) {
 		fprobe_exit_hook_general(hook, ip, parent_ip, fregs);
 		return;

@@ -20,7 +20,7 @@
  *    stays registered; so does a hook that loses a function short of
  *    memory;
  *  - nmissed: a handler that calls a probed function (both kinds), a
- *    full stack (the entry handler still runs);
+ *    full stack or a paused graph (the entry handler still runs);
  *  - disabled probes are neither called nor counted;
  *  - kprobe-shared handlers do not run inside a kprobe;
  *  - unregistering while a task sleeps in a probed call: no exit handler
@@ -738,6 +738,38 @@ static void fpb_stack_full_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x->fp.nmissed, 201 - exits);
 }
 
+/*
+ * While the task has the graph paused (as suspend does), no return is
+ * taken: an exit probe's entry handler runs and its exit is missed,
+ * counted; the graph's users do not see the call at all.
+ */
+static void fpb_paused_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, true, true, 8);
+	struct fpb_probe *e = fpb_probe(test, true, false, 0);
+	struct fpb_graph *g = fpb_graph(test, fpb_tracee2);
+	int depth = current->curr_ret_stack;
+
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee2), 0);
+	KUNIT_ASSERT_EQ(test, fpb_register(e, fpb_tracee2), 0);
+	pause_graph_tracing();
+	KUNIT_EXPECT_EQ(test, fpb_tracee2(3), 6);
+	unpause_graph_tracing();
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 0);
+	KUNIT_EXPECT_EQ(test, p->fp.nmissed, 1);
+	KUNIT_EXPECT_FALSE(test, p->data_null);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->entries), 1);
+	KUNIT_EXPECT_EQ(test, e->fp.nmissed, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->returns), 0);
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
+
+	KUNIT_EXPECT_EQ(test, fpb_tracee2(3), 6);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->returns), 1);
+	KUNIT_EXPECT_EQ(test, p->fp.nmissed, 1);
+}
+
 /* Disabled probes are neither called nor counted as missing a call. */
 static void fpb_disable_test(struct kunit *test)
 {
@@ -1131,6 +1163,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_unwind_test),
 	KUNIT_CASE(fpb_graph_first_test),
 	KUNIT_CASE(fpb_stack_full_test),
+	KUNIT_CASE(fpb_paused_test),
 	KUNIT_CASE(fpb_disable_test),
 	KUNIT_CASE(fpb_kprobe_shared_test),
 	KUNIT_CASE(fpb_unregister_sleeping_test),
