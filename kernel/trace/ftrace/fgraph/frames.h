@@ -334,10 +334,13 @@ static __always_inline bool fgf_fprobe_top(unsigned long word)
 static __always_inline bool fgraph_fprobe_room(unsigned long **stack,
 					       long *first, unsigned long words)
 {
+	/*
+	 * Pairs with fgs_give(): a stack is published after its fields,
+	 * curr_ret_stack among them, so the stack is read first.
+	 */
+	*stack = smp_load_acquire(&current->ret_stack);
 	/* Never negative: as unsigned, it needs no sign extension. */
 	*first = (unsigned int)current->curr_ret_stack;
-	/* Pairs with fgs_give(): a stack is published after its fields. */
-	*stack = smp_load_acquire(&current->ret_stack);
 	return likely(*stack) && likely(*first + words <= FGRAPH_VARS);
 }
 
