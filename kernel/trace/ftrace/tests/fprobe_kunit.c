@@ -21,6 +21,9 @@
  *    memory;
  *  - nmissed: a handler that calls a probed function (both kinds), a
  *    full stack or a paused graph (the entry handler still runs);
+ *  - a kretprobe and an exit probe on one function, in either order:
+ *    stack traces inside the call and of a task sleeping in it show
+ *    the real caller;
  *  - disabled probes are neither called nor counted;
  *  - kprobe-shared handlers do not run inside a kprobe;
  *  - unregistering while a task sleeps in a probed call: no exit handler
@@ -45,6 +48,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
+#include <linux/rethook.h>
 #include <linux/sched/task.h>
 #include <linux/stacktrace.h>
 #include <linux/slab.h>
@@ -873,6 +877,163 @@ static struct fpb_probe *fpb_probe_own(struct kunit *test, size_t data)
 	return p;
 }
 
+/* ---- a kretprobe and an exit probe on one function ---- */
+
+static atomic_t fpb_krp_returns;
+
+static int fpb_krp_handler(struct kretprobe_instance *ri,
+			   struct pt_regs *regs)
+{
+	atomic_inc(&fpb_krp_returns);
+	return 0;
+}
+
+static bool fpb_rethook_trampoline(unsigned long addr)
+{
+#ifdef CONFIG_RETHOOK
+	return is_rethook_trampoline(addr);
+#else
+	return false;
+#endif
+}
+
+/*
+ * Does a stack trace of @n @entries show @caller, and no return
+ * trampoline of the function graph, fprobe or rethook?
+ */
+static bool fpb_trace_shows(unsigned long *entries, int n,
+			    const char *caller)
+{
+	char name[KSYM_NAME_LEN];
+	bool seen = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fpb_trampoline(entries[i]) ||
+		    fpb_rethook_trampoline(entries[i]))
+			return false;
+		sprint_symbol_no_offset(name, entries[i]);
+		seen |= !strcmp(name, caller);
+	}
+	return seen;
+}
+
+struct fpb_krp_seen {
+	bool inside;		/* the trace from inside showed the caller */
+};
+
+static noinline __noclone void fpb_tracee_krp(struct fpb_krp_seen *seen)
+{
+	unsigned long entries[16];
+	int n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+
+	seen->inside = fpb_trace_shows(entries, n, "fpb_krp_call");
+}
+
+static noinline __noclone void fpb_krp_call(struct fpb_krp_seen *seen)
+{
+	fpb_tracee_krp(seen);
+	barrier();
+}
+
+/*
+ * Stack traces of a task sleeping in fpb_tracee_sleep(), whose return
+ * both a kretprobe and an exit probe took: the plain one and, where the
+ * arch has them, the reliable one livepatch asks for.
+ */
+static void fpb_krp_expect_sleeper(struct kunit *test, struct fpb_probe *p)
+{
+	unsigned long entries[16];
+	struct fpb_sleeper s;
+	int n;
+
+	init_completion(&s.entered);
+	init_completion(&s.leave);
+	s.task = kthread_run(fpb_sleeper_fn, &s, "fpb_sleeper");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(s.task));
+	get_task_struct(s.task);
+	wait_for_completion(&s.entered);
+	/* Asleep, off its CPU: wait_task_inactive() says it is. */
+	while (!wait_task_inactive(s.task, TASK_UNINTERRUPTIBLE))
+		msleep(1);
+	n = stack_trace_save_tsk(s.task, entries, ARRAY_SIZE(entries), 0);
+	KUNIT_EXPECT_TRUE(test, fpb_trace_shows(entries, n, "fpb_sleeper_fn"));
+#ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
+	n = stack_trace_save_tsk_reliable(s.task, entries, ARRAY_SIZE(entries));
+	KUNIT_EXPECT_GT(test, n, 0);
+	if (n > 0)
+		KUNIT_EXPECT_TRUE(test, fpb_trace_shows(entries, n,
+							"fpb_sleeper_fn"));
+#endif
+	complete(&s.leave);
+	kthread_stop(s.task);
+	put_task_struct(s.task);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+}
+
+static void fpb_unregister_kretprobe_action(void *data)
+{
+	unregister_kretprobe(data);
+}
+
+/* A kretprobe on @func, unregistered at the end of the case. */
+static void fpb_kretprobe(struct kunit *test, void *func)
+{
+	struct kretprobe *rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rp);
+	rp->kp.addr = func;
+	rp->handler = fpb_krp_handler;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(rp), 0);
+	KUNIT_ASSERT_EQ(test,
+			kunit_add_action_or_reset(test,
+						  fpb_unregister_kretprobe_action,
+						  rp), 0);
+}
+
+/*
+ * A kretprobe and an exit probe on one function, registered @probe_first
+ * or not: whichever takes the return second saves the other's
+ * trampoline, and a stack trace, from inside the call or of a task
+ * sleeping in it, still shows the real caller and no trampoline.
+ */
+static void fpb_krp_unwind(struct kunit *test, bool probe_first)
+{
+	struct fpb_probe *p = fpb_probe(test, true, true, 0);
+	struct fpb_probe *s = fpb_probe(test, true, true, 0);
+	struct fpb_krp_seen seen = { };
+
+	if (!IS_ENABLED(CONFIG_KRETPROBES))
+		kunit_skip(test, "needs kretprobes");
+	atomic_set(&fpb_krp_returns, 0);
+	if (probe_first) {
+		KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_krp), 0);
+		KUNIT_ASSERT_EQ(test, fpb_register(s, fpb_tracee_sleep), 0);
+	}
+	fpb_kretprobe(test, fpb_tracee_krp);
+	fpb_kretprobe(test, fpb_tracee_sleep);
+	if (!probe_first) {
+		KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_krp), 0);
+		KUNIT_ASSERT_EQ(test, fpb_register(s, fpb_tracee_sleep), 0);
+	}
+	fpb_krp_call(&seen);
+	KUNIT_EXPECT_TRUE(test, seen.inside);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->exits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fpb_krp_returns), 1);
+	fpb_krp_expect_sleeper(test, s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fpb_krp_returns), 2);
+}
+
+static void fpb_kretprobe_unwind_test(struct kunit *test)
+{
+	fpb_krp_unwind(test, true);
+}
+
+static void fpb_kretprobe_first_unwind_test(struct kunit *test)
+{
+	fpb_krp_unwind(test, false);
+}
+
 /*
  * Unregistered while a call sleeps inside: the exit handler is not
  * called when it returns, and the probe was freed before (KASAN would
@@ -1166,6 +1327,8 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_paused_test),
 	KUNIT_CASE(fpb_disable_test),
 	KUNIT_CASE(fpb_kprobe_shared_test),
+	KUNIT_CASE(fpb_kretprobe_unwind_test),
+	KUNIT_CASE(fpb_kretprobe_first_unwind_test),
 	KUNIT_CASE(fpb_unregister_sleeping_test),
 	KUNIT_CASE(fpb_unregister_later_test),
 	KUNIT_CASE(fpb_entry_reuse_test),
