@@ -498,6 +498,12 @@ EXPORT_SYMBOL(__fentry__)
  * address, so the stack has no return address on top: push room for
  * one, save the return registers in a struct ftrace_regs, ask the C
  * @handler for the real return address and go there.
+ *
+ * The frame is a pt_regs that handlers may read whole (BPF programs
+ * do): the return value, the stack and frame pointers and the
+ * callee-saved registers hold what they hold at the return, the ip is
+ * the real return address once @handler has set it, and every other
+ * word is zero, never what the returning function left on the stack.
  */
 .macro return_to name, handler
 SYM_CODE_START(\name)
@@ -512,8 +518,25 @@ SYM_CODE_START(\name)
 	movq	%rbp, RBP(%rsp)
 	movq	%rdx, RDX(%rsp)
 	movq	%rax, RAX(%rsp)
+	movq	%rbx, RBX(%rsp)
+	movq	%r12, R12(%rsp)
+	movq	%r13, R13(%rsp)
+	movq	%r14, R14(%rsp)
+	movq	%r15, R15(%rsp)
+	/* %rax is saved, and taken back from the frame on the way out. */
+	xorl	%eax, %eax
 	/* A partial frame: no cs, so ftrace_get_regs() gives NULL. */
-	movq	$0, CS(%rsp)
+	movq	%rax, CS(%rsp)
+	movq	%rax, SS(%rsp)
+	movq	%rax, EFLAGS(%rsp)
+	movq	%rax, ORIG_RAX(%rsp)
+	movq	%rax, RDI(%rsp)
+	movq	%rax, RSI(%rsp)
+	movq	%rax, RCX(%rsp)
+	movq	%rax, R8(%rsp)
+	movq	%rax, R9(%rsp)
+	movq	%rax, R10(%rsp)
+	movq	%rax, R11(%rsp)
 	movq	%rsp, %rdi
 	call	\handler
 	/*

@@ -8,8 +8,8 @@
  *  - an entry probe sees the function's site, its caller and arguments,
  *    called from a task or from an interrupt;
  *    an exit probe its return value, its caller and the storage its
- *    entry handler filled, with no call depth of its own; a declined
- *    call has no exit;
+ *    entry handler filled, with no call depth of its own, in a frame
+ *    whose unused words are zero; a declined call has no exit;
  *  - probes of both kinds on one function, each leaving alone, each
  *    with its own frame and full storage;
  *  - an entry handler that moves the ip (error injection) is obeyed;
@@ -50,6 +50,7 @@
 #include <linux/kthread.h>
 #include <linux/rethook.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
 #include <linux/slab.h>
 
@@ -271,6 +272,62 @@ static void fpb_exit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, unregister_fprobe(&p->fp), 0);
 	KUNIT_EXPECT_FALSE(test, fpb_hooked(fpb_tracee2));
 }
+
+#ifdef CONFIG_X86_64
+/* The pt_regs words of the last return frame the exit handler saw. */
+static struct pt_regs fpb_ret_regs;
+
+static void fpb_regs_exit(struct fprobe *fp, unsigned long ip,
+			  unsigned long ret_ip, struct ftrace_regs *fregs,
+			  void *data)
+{
+	fpb_ret_regs = arch_ftrace_regs(fregs)->regs;
+}
+
+/*
+ * Leaves its stack dirty: the return frame is built where its locals
+ * were, so a word the return trampoline does not write reads the
+ * pattern.
+ */
+static noinline __noclone int fpb_tracee_dirty(int x)
+{
+	volatile unsigned long locals[48];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(locals); i++)
+		locals[i] = 0x5a5a5a5a5a5a5a5aUL;
+	return x + locals[x & 1] - 0x5a5a5a5a5a5a5a5aUL;
+}
+
+/*
+ * The exit handler's registers are a whole pt_regs frame: the return
+ * value and the stack pointer where they belong, and every word that
+ * holds nothing at a return zero, not what the function left behind.
+ */
+static void fpb_return_regs_test(struct kunit *test)
+{
+	struct fpb_probe *p = fpb_probe(test, false, true, 0);
+	struct pt_regs *r = &fpb_ret_regs;
+
+	p->fp.exit_handler = fpb_regs_exit;
+	KUNIT_ASSERT_EQ(test, fpb_register(p, fpb_tracee_dirty), 0);
+	memset(r, 0xff, sizeof(*r));
+	KUNIT_EXPECT_EQ(test, fpb_tracee_dirty(7), 7);
+	KUNIT_EXPECT_EQ(test, r->ax, 7UL);
+	KUNIT_EXPECT_TRUE(test, object_is_on_stack((void *)r->sp));
+	KUNIT_EXPECT_EQ(test, r->cs, 0UL);
+	KUNIT_EXPECT_EQ(test, r->ss, 0UL);
+	KUNIT_EXPECT_EQ(test, r->flags, 0UL);
+	KUNIT_EXPECT_EQ(test, r->orig_ax, 0UL);
+	KUNIT_EXPECT_EQ(test, r->di | r->si | r->cx, 0UL);
+	KUNIT_EXPECT_EQ(test, r->r8 | r->r9 | r->r10 | r->r11, 0UL);
+}
+#else
+static void fpb_return_regs_test(struct kunit *test)
+{
+	kunit_skip(test, "the frame's layout is x86-64's");
+}
+#endif
 
 /* Probes of both kinds on one function; each leaves the other working. */
 static void fpb_shared_site_test(struct kunit *test)
@@ -1314,6 +1371,7 @@ static void fpb_churn_test(struct kunit *test)
 static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE(fpb_entry_test),
 	KUNIT_CASE(fpb_exit_test),
+	KUNIT_CASE(fpb_return_regs_test),
 	KUNIT_CASE(fpb_shared_site_test),
 	KUNIT_CASE(fpb_override_test),
 	KUNIT_CASE(fpb_entry_hooks_test),
