@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include "internal.h"
 #include "records.h"
@@ -24,25 +25,26 @@
  */
 static LIST_HEAD(frec_tables);
 
-/* What dyn_ftrace_total_info shows; changed under ftrace_lock. */
+/*
+ * What dyn_ftrace_total_info shows; changed under ftrace_lock.  The
+ * pages are the bytes the live tables' arrays really take (as their
+ * allocator gave them, frec_alloc_recs()), rounded up once.
+ */
 unsigned long ftrace_update_tot_cnt;	/* records in live tables */
 unsigned long ftrace_number_of_pages;	/* pages their arrays take */
 unsigned long ftrace_number_of_groups;	/* live tables (allocations) */
+static unsigned long frec_bytes;	/* bytes their arrays take */
 
 #define frec_live(t)							\
 	list_for_each_entry_rcu(t, &frec_tables, node,			\
 				lockdep_is_held(&ftrace_lock))
 
-static unsigned long frec_table_pages(const struct frec_table *t)
-{
-	return DIV_ROUND_UP(t->cap * sizeof(*t->recs), PAGE_SIZE);
-}
-
 static void frec_account(const struct frec_table *t, int sign)
 {
 	lockdep_assert_held(&ftrace_lock);
 	ftrace_update_tot_cnt += sign * (long)t->nr;
-	ftrace_number_of_pages += sign * (long)frec_table_pages(t);
+	frec_bytes += sign * (long)t->bytes;
+	ftrace_number_of_pages = DIV_ROUND_UP(frec_bytes, PAGE_SIZE);
 	ftrace_number_of_groups += sign;
 }
 
@@ -363,6 +365,26 @@ static bool frec_in_init(struct module *mod, unsigned long ip)
 struct module *frec_alloc_fails_for;
 #endif
 
+/*
+ * An array of @cap records: a kmalloc'ed block below a page, else
+ * vmalloc'ed pages, exactly as many as the records fill (a kmalloc of
+ * that size would take the next power of two of pages).  *@bytes is set
+ * to what the allocator gave.
+ */
+static struct dyn_ftrace *frec_alloc_recs(unsigned int cap, size_t *bytes)
+{
+	size_t size = array_size(cap, sizeof(struct dyn_ftrace));
+	struct dyn_ftrace *recs;
+
+	if (size < PAGE_SIZE) {
+		*bytes = kmalloc_size_roundup(size);
+		return kzalloc(*bytes, GFP_KERNEL);
+	}
+	recs = vzalloc(size);
+	*bytes = recs ? find_vm_area(recs)->nr_pages << PAGE_SHIFT : 0;
+	return recs;
+}
+
 static struct frec_table *frec_alloc_table(struct module *mod, bool init,
 					   unsigned int cap)
 {
@@ -375,7 +397,7 @@ static struct frec_table *frec_alloc_table(struct module *mod, bool init,
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return NULL;
-	t->recs = kvcalloc(cap, sizeof(*t->recs), GFP_KERNEL);
+	t->recs = frec_alloc_recs(cap, &t->bytes);
 	if (!t->recs) {
 		kfree(t);
 		return NULL;

@@ -34,6 +34,7 @@ struct frec_table {
 	bool			init;		/* sites in init text */
 	unsigned int		nr;		/* records in use, sorted */
 	unsigned int		cap;		/* records allocated */
+	size_t			bytes;		/* what the allocator gave */
 	struct dyn_ftrace	*recs;
 };
 

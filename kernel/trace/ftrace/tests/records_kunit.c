@@ -19,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "../internal.h"
 #include "../records.h"
@@ -261,6 +262,49 @@ static void frk_walks_match_accounting(struct kunit *test)
 	KUNIT_EXPECT_GE(test, w.pages * PAGE_SIZE,
 			w.walked * sizeof(struct dyn_ftrace));
 	KUNIT_EXPECT_GE(test, w.groups, 1);
+}
+
+/* The bytes the allocator gave for @recs, as the allocator says. */
+static size_t frk_alloc_bytes(const void *recs)
+{
+	if (is_vmalloc_addr(recs))
+		return find_vm_area(recs)->nr_pages << PAGE_SHIFT;
+	return ksize(recs);
+}
+
+/*
+ * dyn_ftrace_total_info counts the pages the tables' arrays take as
+ * their allocator reports them, and no array takes a page more than
+ * its records fill: records cost their eight bytes, not the power of
+ * two of pages a large kmalloc would round them up to.
+ */
+static void frk_table_bytes(struct kunit *test)
+{
+	unsigned long bytes = 0, tables = 0, bad = 0, pages, groups;
+	struct frec_table *last = NULL;
+	struct frec_cursor cur = { };
+	size_t got, need;
+
+	mutex_lock(&ftrace_lock);
+	while (frec_step(&cur)) {
+		if (cur.table == last)
+			continue;
+		last = cur.table;
+		tables++;
+		got = frk_alloc_bytes(last->recs);
+		need = last->cap * sizeof(struct dyn_ftrace);
+		bytes += got;
+		if (got != last->bytes || got < need || got >= need + PAGE_SIZE)
+			bad++;
+	}
+	pages = ftrace_number_of_pages;
+	groups = ftrace_number_of_groups;
+	mutex_unlock(&ftrace_lock);
+
+	KUNIT_EXPECT_GE(test, tables, 1);
+	KUNIT_EXPECT_EQ(test, tables, groups);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_EQ(test, pages, DIV_ROUND_UP(bytes, PAGE_SIZE));
 }
 
 static const char * const frk_both[] = { "frk_site_a", "frk_site_b" };
@@ -527,6 +571,7 @@ static struct kunit_case frk_cases[] = {
 	KUNIT_CASE(frk_lookup_failures),
 	KUNIT_CASE(frk_lookup_symbols),
 	KUNIT_CASE(frk_walks_match_accounting),
+	KUNIT_CASE(frk_table_bytes),
 	KUNIT_CASE(frk_cut_middle),
 	KUNIT_CASE(frk_cut_middle_nomem),
 	KUNIT_CASE(frk_build_nomem),
