@@ -6,7 +6,9 @@
 # usage: boot-demo.sh BZIMAGE INITRD LOG
 set -euo pipefail
 kernel=$1 initrd=$2 log=$3
-accel=(-accel tcg,thread=multi -cpu max)
+# One host thread for all vCPUs, as the tests boot: multi-threaded TCG
+# runs stale code after cross-CPU text patching.
+accel=(-accel "tcg,thread=${SERIES_TCG_THREAD:-single}" -cpu max)
 [ "${SERIES_ACCEL:-tcg}" = kvm ] && accel=(-accel kvm -cpu host)
 common=(qemu-system-x86_64 -M q35 -smp 2 -m 1G "${accel[@]}" -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd")
