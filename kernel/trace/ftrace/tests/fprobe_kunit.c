@@ -21,6 +21,8 @@
  *    memory;
  *  - nmissed: a handler that calls a probed function (both kinds), a
  *    full stack or a paused graph (the entry handler still runs);
+ *  - one exit probe on every function while the kernel runs: nmissed
+ *    counts the calls that got no frame, and nothing else;
  *  - a kretprobe and an exit probe on one function, in either order:
  *    stack traces inside the call and of a task sleeping in it show
  *    the real caller;
@@ -831,6 +833,81 @@ static void fpb_paused_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->fp.nmissed, 1);
 }
 
+/* ---- one probe on every function ---- */
+
+struct fpb_all {
+	struct fprobe fp;
+	atomic_long_t entries, lost, exits;
+};
+
+/* Did this call get a frame?  Its storage is on the task's stack if so. */
+static notrace bool fpb_all_framed(void *data)
+{
+	unsigned long stack = (unsigned long)current->ret_stack;
+
+	return stack && (unsigned long)data - stack < SHADOW_STACK_SIZE;
+}
+
+/* Called for every function: notrace, and calling nothing traced. */
+static notrace int fpb_all_entry(struct fprobe *fp, unsigned long ip,
+				 unsigned long ret_ip,
+				 struct ftrace_regs *fregs, void *data)
+{
+	struct fpb_all *a = container_of(fp, struct fpb_all, fp);
+
+	atomic_long_inc(&a->entries);
+	if (!fpb_all_framed(data))
+		atomic_long_inc(&a->lost);
+	return 0;
+}
+
+static notrace void fpb_all_exit(struct fprobe *fp, unsigned long ip,
+				 unsigned long ret_ip,
+				 struct ftrace_regs *fregs, void *data)
+{
+	struct fpb_all *a = container_of(fp, struct fpb_all, fp);
+
+	atomic_long_inc(&a->exits);
+}
+
+/*
+ * One exit probe on every function while the kernel runs: handlers that
+ * call nothing traced never find the lock held, so nmissed counts only
+ * the calls that got no frame, each once, and each of those still had
+ * its entry handler.  Every other call that returned had its exit.
+ */
+static void fpb_all_functions_test(struct kunit *test)
+{
+	struct fpb_all *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	long entries, lost, exits;
+	unsigned long missed;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->fp.entry_handler = fpb_all_entry;
+	a->fp.exit_handler = fpb_all_exit;
+	a->fp.entry_data_size = sizeof(long);
+	KUNIT_ASSERT_EQ(test, register_fprobe(&a->fp, "*", NULL), 0);
+	msleep(100);
+	fpb_deep(60);
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, unregister_fprobe(&a->fp), 0);
+	entries = atomic_long_read(&a->entries);
+	lost = atomic_long_read(&a->lost);
+	exits = atomic_long_read(&a->exits);
+	missed = a->fp.nmissed;
+	kunit_info(test, "entries %ld exits %ld without a frame %ld nmissed %lu\n",
+		   entries, exits, lost, missed);
+	KUNIT_EXPECT_GT(test, entries, 10000);
+	/*
+	 * nmissed is a plain counter: two CPUs may lose an increment
+	 * between them, never add one.
+	 */
+	KUNIT_EXPECT_LE(test, missed, lost);
+	KUNIT_EXPECT_GE(test, missed * 100, lost * 99);
+	/* Calls still inside a function when it was unregistered: no exit. */
+	KUNIT_EXPECT_LE(test, exits + lost, entries);
+}
+
 /* Disabled probes are neither called nor counted as missing a call. */
 static void fpb_disable_test(struct kunit *test)
 {
@@ -1393,6 +1470,7 @@ static struct kunit_case fpb_cases[] = {
 	KUNIT_CASE_SLOW(fpb_exits_grow_test),
 	KUNIT_CASE(fpb_bad_input_test),
 	KUNIT_CASE_SLOW(fpb_churn_test),
+	KUNIT_CASE_SLOW(fpb_all_functions_test),
 	{}
 };
 
