@@ -6,26 +6,34 @@
 # single-step one call from gdb (harness/trace-call.py).  What a row of
 # `make bench` costs, and where it goes.
 #
-# usage: trace-call.sh OUTDIR ROW...
+# usage: [KERNEL=base] trace-call.sh OUTDIR ROW...
 #   ROW: the ftrace-ops.ko rows of `make bench` (nr_ops_relevant=N,
 #        1_relevant+5_irrelevant, save_regs, assist_recursion, assist_rcu),
-#        fgraph_1_user, fgraph_2_user, fprobe_<mode of fprobe_bench.ko>
+#        fgraph_1_user, fgraph_2_user, fprobe_<mode of fprobe_bench.ko>,
+#        function_tracer, function_graph_tracer (the tracer on
+#        fgraph_bench.ko's tracee alone)
+#   KERNEL=base steps the unmodified base's bench kernel instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(realpath -m "$1")
 shift
 [ $# -gt 0 ] || { echo "usage: $0 OUTDIR ROW..." >&2; exit 2; }
+kernel=${KERNEL:-series}
 mkdir -p "$out"
 top=$(dirname "$out")
-src=$top/src-bench-series
-build=$top/build-bench-series
+src=$top/src-bench-$kernel
+build=$top/build-bench-$kernel
 
-"$here/prepare.py" --extra "$here/bench-patches/series" "$src"
+case $kernel in
+series)	"$here/prepare.py" --extra "$here/bench-patches/series" "$src" ;;
+base)	"$here/prepare.py" --pristine --extra "$here/bench-patches/base" "$src" ;;
+*)	echo "KERNEL is base or series" >&2; exit 2 ;;
+esac
 "$here/build.sh" "$src" "$build" bench
 "$here/initramfs.sh" "$src" "$build" "$out/initrd.cpio.gz"
 
 for row in "$@"; do
-	log=$out/$row
+	log=$out/$kernel-$row
 	: > "$log.guest"
 	port=$((20000 + RANDOM % 20000))
 	qemu-system-x86_64 -M q35 -smp 2 -m 1G -nodefaults -display none \

@@ -23,6 +23,13 @@ fgraph_1_user|fgraph_2_user)
 	users=${row#fgraph_}
 	insmod "$(find $mods -name fgraph_bench.ko)" users=${users%_user}
 	echo $many > $fgb/run & ;;
+function_tracer|function_graph_tracer)
+	# The tracer over fgraph_bench.ko's tracee alone, recording.
+	tracee=fgb_tracee
+	insmod "$(find $mods -name fgraph_bench.ko)" users=0
+	echo fgb_tracee > /sys/kernel/tracing/set_ftrace_filter
+	echo "${row%_tracer}" > /sys/kernel/tracing/current_tracer
+	echo $many > $fgb/run & ;;
 fprobe_*)
 	mode=${row#fprobe_}
 	# The all_* modes spread their calls: step the first of their tracees.
