@@ -11,7 +11,7 @@
 #        1_relevant+5_irrelevant, save_regs, assist_recursion, assist_rcu),
 #        fgraph_1_user, fgraph_2_user, fprobe_<mode of fprobe_bench.ko>,
 #        function_tracer, function_graph_tracer (the tracer on
-#        fgraph_bench.ko's tracee alone)
+#        fgraph_bench.ko's tracee alone; with _off, tracing_on 0)
 #   KERNEL=base steps the unmodified base's bench kernel instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -23,12 +23,15 @@ fgraph_1_user|fgraph_2_user)
 	users=${row#fgraph_}
 	insmod "$(find $mods -name fgraph_bench.ko)" users=${users%_user}
 	echo $many > $fgb/run & ;;
-function_tracer|function_graph_tracer)
-	# The tracer over fgraph_bench.ko's tracee alone, recording.
+function_tracer*|function_graph_tracer*)
+	# The tracer over fgraph_bench.ko's tracee alone, recording (or,
+	# for the _off rows, with tracing_on 0).
 	tracee=fgb_tracee
 	insmod "$(find $mods -name fgraph_bench.ko)" users=0
 	echo fgb_tracee > /sys/kernel/tracing/set_ftrace_filter
-	echo "${row%_tracer}" > /sys/kernel/tracing/current_tracer
+	tracer=${row%_off}
+	echo "${tracer%_tracer}" > /sys/kernel/tracing/current_tracer
+	[ "$tracer" = "$row" ] || echo 0 > /sys/kernel/tracing/tracing_on
 	echo $many > $fgb/run & ;;
 fprobe_*)
 	mode=${row#fprobe_}
