@@ -9,6 +9,7 @@
  * regex_lock and publishes it through the code update, so an ops that
  * is running follows at once and a failed call changes nothing.
  */
+#include <linux/cache.h>
 #include <linux/init.h>
 #include <linux/string.h>
 
