@@ -344,11 +344,16 @@ static unsigned long frec_site(struct module *mod, unsigned long loc)
 	if (!mod && !is_kernel_text(loc) && !is_kernel_inittext(loc))
 		return 0;
 	loc = ftrace_call_adjust(loc);
-	/* A record holds 32 bits of it (see struct dyn_ftrace). */
-	if (WARN_ONCE(!ftrace_rec_set_ip(&probe, loc),
-		      "ftrace: site %pS too far from _text for a record\n",
-		      (void *)loc))
+	/*
+	 * A record holds 32 bits of it (see struct dyn_ftrace).  Not a
+	 * WARN: where an arch puts modules further away (powerpc64's are
+	 * in vmalloc space), every boot that loads one gets here.
+	 */
+	if (!ftrace_rec_set_ip(&probe, loc)) {
+		pr_warn_once("ftrace: site %pS more than 2 GiB from _text, not traced\n",
+			     (void *)loc);
 		return 0;
+	}
 	return loc;
 }
 
