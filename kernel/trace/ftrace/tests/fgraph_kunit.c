@@ -543,8 +543,11 @@ static noinline __noclone void fgt_tracee_unwind(struct fgt_seen *seen)
 	if (!frame)
 		return;
 	seen->saved = frame->ret;
-	seen->ret = ftrace_graph_ret_addr(current, &idx, *frame->retp,
-					  frame->retp);
+	/*
+	 * What an unwinder finds: the handler, known by the frame's @retp
+	 * (on arm64 the callsite's frame pointer, not where the address is).
+	 */
+	seen->ret = ftrace_graph_ret_addr(current, &idx, handler, frame->retp);
 }
 
 /* Inside a hooked call, unwinding shows the real caller. */
