@@ -5,6 +5,8 @@
 # really ended up in .config (Kconfig drops unmet options silently).
 #
 # usage: kconfig.sh SRC BUILD FLAVOUR
+# A cross-built architecture's flavour is arch-ARCH (configs/arch/), and
+# ARCH and CROSS_COMPILE come from the environment, as kbuild reads them.
 set -euo pipefail
 src=$(realpath "$1") build=$(realpath -m "$2") flavour=$3
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +14,9 @@ frags=("$here/configs/base.config" "$here/configs/$flavour.config")
 # The stress kernel is the test kernel with more checkers.
 [ "$flavour" = stress ] &&
 	frags=("$here/configs/base.config" "$here/configs/test.config" "$here/configs/stress.config")
+case "$flavour" in
+arch-*) frags=("$here/configs/arch/common.config" "$here/configs/arch/${flavour#arch-}.config") ;;
+esac
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=("$EXTRA_CONFIG")
 
 mkdir -p "$build"

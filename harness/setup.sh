@@ -2,9 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what building, booting and testing the series needs (Debian 12).
 # Does nothing when everything is there already.
+#
+# usage: setup.sh [--arches]
+# --arches also installs what `make arches` needs: the cross compilers.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/base.env"
+arches=
+[ "${1:-}" = --arches ] && arches=1
 
 pkgs=(
 	"$BASE_PKG=$BASE_VERSION"
@@ -16,6 +21,10 @@ pkgs=(
 	# make docs: Sphinx (Debian 12 has 5.3, the kernel asks for 2.4.4 or
 	# later) and alabaster, the theme Documentation/conf.py defaults to.
 	python3-sphinx python3-alabaster
+)
+[ -n "$arches" ] && pkgs+=(
+	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
+	gcc-s390x-linux-gnu
 )
 
 missing=()
