@@ -13,7 +13,7 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn stress arches series bench trace-call check docs clean
+.PHONY: help setup prepare run test nodyn stress arches test-arm64 series bench trace-call check docs clean
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
@@ -21,6 +21,7 @@ help:
 	@echo "make nodyn    build and boot a kernel with function tracing but no dynamic ftrace (harness/test-plan-nodyn)"
 	@echo "make stress   build and boot the stress kernel (KASAN, kmemleak, lockdep, fault injection) and run harness/test-plan-stress"
 	@echo "make arches   cross-build the series for arm64, riscv, powerpc (64le) and s390 (ARCH_ONLY=arm64: one)"
+	@echo "make test-arm64  build the arm64 test kernel, boot it in qemu-system-aarch64, run harness/test-plan-arm64"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
 	@echo "make trace-call  one hooked call of bench rows (ROWS='fgraph_1_user ...') single-stepped: instructions per function"
@@ -66,6 +67,10 @@ stress: prepare
 arches: prepare
 	$(Q)$(H)/setup.sh --arches
 	$(Q)$(H)/arches.sh $(SRC) $(OUT) $(ARCH_ONLY)
+
+test-arm64: prepare
+	$(Q)$(H)/setup.sh --arm64-guest
+	$(Q)$(H)/test-arm64.sh $(SRC) $(OUT) "$(CASES)"
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series

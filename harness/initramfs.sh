@@ -5,15 +5,23 @@
 # selftests the plan runs and our guest scripts.
 #
 # usage: initramfs.sh SRC BUILD OUT.cpio.gz
+# For another architecture's guest, GUEST_ARCH names it and BUSYBOX is a
+# static busybox built for it (harness/setup.sh --arches unpacks
+# Debian's); the host's programs and guest-src/ are then left out, and
+# CROSS_COMPILE's strip is used.
 set -euo pipefail
 src=$(realpath "$1") build=$(realpath "$2") out=$(realpath -m "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$build/initramfs
 krel=$(cat "$build/include/config/kernel.release")
+guest_arch=${GUEST_ARCH:-x86_64}
+busybox=${BUSYBOX:-/bin/busybox}
+strip=${CROSS_COMPILE:-}strip
 
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,root,lib64,usr/bin,usr/sbin,lib/modules}
-cp /bin/busybox "$root/bin/busybox"
+cp "$busybox" "$root/bin/busybox"
+# The host's busybox lists the applets: Debian builds both from one source.
 for applet in $(/bin/busybox --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
@@ -30,6 +38,7 @@ copy_with_libs() {
 		[ -e "$root$lib" ] || install -D -m 0755 "$lib" "$root$lib"
 	done
 }
+if [ "$guest_arch" = x86_64 ]; then
 grep -v '^#' "$here/guest/host-binaries" | while read -r bin; do
 	[ -n "$bin" ] && copy_with_libs "$bin"
 done
@@ -45,6 +54,7 @@ cp "$root/usr/bin/stat" "$root/bin/stat"
 for prog in "$here"/guest-src/*.c; do
 	gcc -static -O2 -Wall -Wextra -o "$root/usr/bin/$(basename "$prog" .c)" "$prog"
 done
+fi
 
 # Modules, stripped of DWARF (BTF stays: it is not a debug section).
 make -s -C "$src" O="$build" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 \
@@ -54,7 +64,8 @@ rm -f "$root/lib/modules/$krel/build" "$root/lib/modules/$krel/source"
 # livepatch selftests insmod theirs from test_modules/ beside the scripts.
 mkdir -p "$root/lib/modules/$krel/extra"
 for m in "$build"/harness-modules/*.ko; do
-	strip --strip-debug -o "$root/lib/modules/$krel/extra/$(basename "$m")" "$m"
+	[ -e "$m" ] || continue
+	$strip --strip-debug -o "$root/lib/modules/$krel/extra/$(basename "$m")" "$m"
 done
 depmod -b "$root" "$krel"
 
@@ -66,7 +77,7 @@ rm -rf "$root/selftests/livepatch/test_modules"
 mkdir -p "$root/selftests/livepatch/test_modules"
 for m in "$build"/livepatch-modules/*.ko; do
 	[ -e "$m" ] || continue
-	strip --strip-debug -o "$root/selftests/livepatch/test_modules/$(basename "$m")" "$m"
+	$strip --strip-debug -o "$root/selftests/livepatch/test_modules/$(basename "$m")" "$m"
 done
 [ -x "$build/livepatch-modules/test_klp-call_getpid" ] &&
 	cp "$build/livepatch-modules/test_klp-call_getpid" "$root/selftests/livepatch/"

@@ -106,12 +106,31 @@ def select(cases, globs):
 
 # ---------------------------------------------------------------- boots
 
-def qemu_cmd(kernel, initrd, append, console, results, smp, mem):
+# Per guest architecture: QEMU's binary and machine, the kernel's
+# console, and the device the guest writes its results to (the second
+# serial port; arm64's virt machine has one PL011, so a virtio console).
+GUESTS = {
+    "x86_64": {"qemu": ["qemu-system-x86_64", "-M", "q35"],
+               "console": "ttyS0", "results": "/dev/ttyS1"},
+    "arm64": {"qemu": ["qemu-system-aarch64", "-M", "virt"],
+              "console": "ttyAMA0", "results": "/dev/hvc0"},
+}
+
+
+def qemu_cmd(kernel, initrd, append, console, results, smp, mem,
+             arch="x86_64"):
     accel = os.environ.get("SERIES_ACCEL", "tcg")
-    cmd = ["qemu-system-x86_64", "-M", "q35", "-smp", str(smp),
+    cmd = GUESTS[arch]["qemu"] + [
+           "-smp", str(smp),
            "-m", mem, "-nodefaults", "-display", "none", "-no-reboot",
            "-kernel", kernel, "-initrd", initrd, "-append", append,
-           "-serial", f"file:{console}", "-serial", f"file:{results}"]
+           "-serial", f"file:{console}"]
+    if arch == "x86_64":
+        cmd += ["-serial", f"file:{results}"]
+    else:
+        cmd += ["-device", "virtio-serial-device",
+                "-chardev", f"file,id=results,path={results}",
+                "-device", "virtconsole,chardev=results"]
     if accel == "kvm":
         cmd += ["-accel", "kvm", "-cpu", "host"]
     else:
@@ -176,7 +195,7 @@ def boot(args, kernel, initrd, append, console, results, cases, first, tag):
     budget = sum(c.timeout + 30 for c in cases) + \
         (args.boot_timeout if first else 300)
     cmd = qemu_cmd(kernel, initrd, append, console, results, args.smp,
-                   args.mem)
+                   args.mem, args.arch)
     for path in (console, results):
         open(path, "w").close()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)
@@ -217,8 +236,10 @@ def run_guest(args, guest_cases, outdir, shard, logs):
     every other boot switches them off.  Appends (console, results,
     label) for each boot to @logs.
     """
-    base_append = ("console=ttyS0 panic=-1 softlockup_panic=0 "
-                   "printk.devkmsg=on series.mode=test " + args.append)
+    guest = GUESTS[args.arch]
+    base_append = (f"console={guest['console']} panic=-1 "
+                   "softlockup_panic=0 printk.devkmsg=on series.mode=test "
+                   f"series.results={guest['results']} " + args.append)
     quiet = " kunit.enable=0 trace_event="
     pending = list(guest_cases)
     n = 0
@@ -456,6 +477,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "test"))
     ap.add_argument("--smp", type=int, default=2)
     ap.add_argument("--mem", default="2G")
+    ap.add_argument("--arch", default="x86_64", choices=sorted(GUESTS),
+                    help="the guest's architecture")
     ap.add_argument("--append", default="")
     ap.add_argument("--boot-timeout", type=int, default=1800,
                     help="seconds the first boot may go without output")

@@ -3,13 +3,20 @@
 # Install what building, booting and testing the series needs (Debian 12).
 # Does nothing when everything is there already.
 #
-# usage: setup.sh [--arches]
+# usage: setup.sh [--arches | --arm64-guest]
 # --arches also installs what `make arches` needs: the cross compilers.
+# --arm64-guest, what `make test-arm64` needs: arm64's cross compiler,
+# qemu-system-aarch64, and arm64's static busybox, unpacked (not
+# installed: it would replace the host's) into the cache.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/base.env"
-arches=
-[ "${1:-}" = --arches ] && arches=1
+arches= arm64_guest=
+case "${1:-}" in
+--arches) arches=1 ;;
+--arm64-guest) arm64_guest=1 ;;
+esac
+cache=${SERIES_CACHE:-$HOME/.cache/ftrace-series}
 
 pkgs=(
 	"$BASE_PKG=$BASE_VERSION"
@@ -26,6 +33,28 @@ pkgs=(
 	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
 	gcc-s390x-linux-gnu
 )
+[ -n "$arm64_guest" ] && pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
+
+# arm64's busybox for its guest, from Debian's busybox-static:arm64.
+arm64_busybox() {
+	local dir=$cache/busybox-arm64 sudo=
+	[ -x "$dir/bin/busybox" ] && return 0
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		$sudo dpkg --add-architecture arm64
+		$sudo apt-get update -qq
+	fi
+	local tmp
+	tmp=$(mktemp -d)
+	chmod 777 "$tmp"
+	(cd "$tmp" && apt-get download -qq busybox-static:arm64) ||
+		{ $sudo apt-get update -qq && (cd "$tmp" && apt-get download -qq busybox-static:arm64); }
+	mkdir -p "$dir"
+	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/x"
+	install -D -m 0755 "$tmp/x/bin/busybox" "$dir/bin/busybox"
+	rm -rf "$tmp"
+	echo "[setup] arm64 busybox in $dir/bin/busybox"
+}
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -38,7 +67,10 @@ for p in "${pkgs[@]}"; do
 	*) missing+=("$p") ;;
 	esac
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+	[ -z "$arm64_guest" ] || arm64_busybox
+	exit 0
+fi
 
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
@@ -52,3 +84,4 @@ if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
 	echo "        must be re-pinned in harness/base.env on purpose." >&2
 	exit 1
 fi
+[ -z "$arm64_guest" ] || arm64_busybox
