@@ -352,6 +352,8 @@ static __always_inline bool fgraph_fprobe_room(unsigned long **stack,
  * @func: the function called
  * @caller: where it returns to, in its caller
  * @retp: where its return address is stored
+ * @key: what the arch's unwinder will know the frame by (@retp on
+ *	x86-64; see ftrace_graph_ret_addr())
  * @lay: the layout of the probe's frames
  * @id: where the probe's id is
  *
@@ -363,8 +365,8 @@ static __always_inline bool fgraph_fprobe_room(unsigned long **stack,
 static __always_inline void *
 fgraph_fprobe_push(unsigned long *stack, long first, unsigned long words,
 		   unsigned long func, unsigned long caller,
-		   unsigned long *retp, const struct fgraph_fprobe *lay,
-		   const u64 *id)
+		   unsigned long *retp, unsigned long *key,
+		   const struct fgraph_fprobe *lay, const u64 *id)
 {
 	unsigned long *f = &stack[first];
 	struct ftrace_ret_stack *frame = (struct ftrace_ret_stack *)f;
@@ -378,7 +380,7 @@ fgraph_fprobe_push(unsigned long *stack, long first, unsigned long words,
 	WRITE_ONCE(f[words - 1], dword);
 	frame->ret = *retp;
 	frame->func = func;
-	frame->retp = retp;
+	frame->retp = key;
 	f[FGRAPH_RET_WORDS] = lay->fword;
 	f[FGF_FPROBE_ID] = *id;
 	data = (unsigned long)&f[FGF_FPROBE_CALLER + 1] & lay->mask;
@@ -389,17 +391,17 @@ fgraph_fprobe_push(unsigned long *stack, long first, unsigned long words,
 
 /*
  * Drop the frame on top, that of an exit probe's call whose entry
- * handler declined it: the return address goes back first, from the
- * frame, then the frame.
+ * handler declined it: the return address goes back to @retp first,
+ * from the frame, then the frame.
  */
-static __always_inline void fgraph_fprobe_drop(void)
+static __always_inline void fgraph_fprobe_drop(unsigned long *retp)
 {
 	unsigned long *stack = current->ret_stack;
 	int pos = current->curr_ret_stack;
 	int first = pos - 1 - (int)FIELD_GET(FGW_DIST, stack[pos - 1]);
 	struct ftrace_ret_stack *frame = fgf_ret(stack, first);
 
-	*frame->retp = frame->ret;
+	*retp = frame->ret;
 	barrier();
 	current->curr_ret_stack = first;
 }

@@ -145,10 +145,30 @@ void fprobe_hook_func(unsigned long ip, unsigned long parent_ip,
 	fgraph_unlock_task();
 }
 
-/* Where the hooked function's return address is: its stack pointer. */
+/*
+ * Where the hooked function's return address is: the word its stack
+ * pointer points to, or where the arch's caller keeps a return address
+ * that is still in a register (ftrace_regs_return_address_ptr()), and
+ * what the arch's unwinder will know the frame by: that word, or what
+ * the arch says (ftrace_regs_return_address_key()).
+ */
 static __always_inline unsigned long *fprobe_retp(struct ftrace_regs *fregs)
 {
+#ifdef ftrace_regs_return_address_ptr
+	return ftrace_regs_return_address_ptr(fregs);
+#else
 	return (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+#endif
+}
+
+static __always_inline unsigned long *fprobe_key(struct ftrace_regs *fregs,
+						 unsigned long *retp)
+{
+#ifdef ftrace_regs_return_address_key
+	return ftrace_regs_return_address_key(fregs);
+#else
+	return retp;
+#endif
 }
 
 /*
@@ -171,7 +191,8 @@ static __always_inline bool fprobe_exit_push(struct fprobe_hook *hook,
 		return false;
 	retp = fprobe_retp(fregs);
 	*data = fgraph_fprobe_push(stack, first, words, ip, parent_ip, retp,
-				   &hook->frame, &fp->id);
+				   fprobe_key(fregs, retp), &hook->frame,
+				   &fp->id);
 	*retp = (unsigned long)fprobe_return_to_handler;
 	return true;
 }
@@ -238,7 +259,7 @@ static noinline __cold void fprobe_exit_hook_general(struct fprobe_hook *hook,
 	    !fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data))
 		fprobe_exit_lost(fp, ip, parent_ip, fregs);
 	else if (fprobe_call_entry(fp, ip, parent_ip, fregs, data))
-		fgraph_fprobe_drop();
+		fgraph_fprobe_drop(fprobe_retp(fregs));
 	fgraph_unlock(bit);
 }
 
@@ -273,7 +294,7 @@ static __always_inline void fprobe_exit_hook(struct ftrace_ops *op,
 	if (unlikely(!fprobe_exit_push(hook, fp, ip, parent_ip, fregs, &data)))
 		fprobe_exit_lost(fp, ip, parent_ip, fregs);
 	else if (entry && fp->entry_handler(fp, ip, parent_ip, fregs, data))
-		fgraph_fprobe_drop();
+		fgraph_fprobe_drop(fprobe_retp(fregs));
 	fgraph_unlock_task();
 }
 

@@ -708,8 +708,13 @@ static noinline __noclone void fpb_tracee_unwind(struct fpb_seen *seen)
 		if (!strcmp(name, "fpb_unwind_test"))
 			seen->caller_seen = true;
 	}
+	/*
+	 * What an unwinder finds: the trampoline, known by the frame's
+	 * @retp (on arm64 the callsite's frame pointer).
+	 */
 	if (frame)
-		seen->ret = ftrace_graph_ret_addr(current, &idx, *frame->retp,
+		seen->ret = ftrace_graph_ret_addr(current, &idx,
+						  (unsigned long)fprobe_return_to_handler,
 						  frame->retp);
 }
 
