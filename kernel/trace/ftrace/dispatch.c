@@ -201,7 +201,10 @@ static __always_inline bool fops_rcu_ok(struct ftrace_ops *op)
 
 /*
  * The list function: one guard against recursion for the whole walk,
- * which also keeps preemption off while the ops are in use.
+ * which also keeps preemption off while the ops are in use.  That guard
+ * lets one nested call through (an interrupt that has not raised the
+ * preempt count yet looks like one), so an ops that asked for the guard
+ * of its own (RECURSION, RCU) is called through it, as chains do.
  */
 static nokprobe_inline void fops_call_list(unsigned long ip,
 					   unsigned long parent_ip,
@@ -224,7 +227,7 @@ static nokprobe_inline void fops_call_list(unsigned long ip,
 			ftrace_kill();
 			break;
 		}
-		op->func(ip, parent_ip, op, fregs);
+		fops_func(op)(ip, parent_ip, op, fregs);
 	}
 	trace_clear_recursion(bit);
 }
