@@ -66,9 +66,12 @@ static void fak_counts_follow_ops(struct kunit *test)
 
 static void fak_regs_follow_wants(struct kunit *test)
 {
-	struct ftrace_ops *p = fak_ops_new(test, FTRACE_OPS_FL_SAVE_REGS,
-					   BIT(FAK_A) | BIT(FAK_B));
-	struct ftrace_ops *q = fak_ops_new(test, 0, BIT(FAK_A));
+	struct ftrace_ops *p, *q;
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS))
+		kunit_skip(test, "the arch saves no pt_regs");
+	p = fak_ops_new(test, FTRACE_OPS_FL_SAVE_REGS, BIT(FAK_A) | BIT(FAK_B));
+	q = fak_ops_new(test, 0, BIT(FAK_A));
 
 	KUNIT_ASSERT_EQ(test, register_ftrace_function(q), 0);
 	KUNIT_EXPECT_FALSE(test, fak_has(FAK_A, FTRACE_FL_REGS));

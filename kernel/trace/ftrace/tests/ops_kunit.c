@@ -823,7 +823,9 @@ static void fok_multi_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, fok_filter(s[i], "fokt_multi", 1), 0);
 	}
 	x = fok_probe_new(test, NULL, 0);
-	y = fok_probe_new(test, NULL, FTRACE_OPS_FL_SAVE_REGS);
+	/* Saving regs where the arch can (DYNAMIC_FTRACE_WITH_REGS). */
+	y = fok_probe_new(test, NULL, FTRACE_OPS_FL_SAVE_REGS |
+			  FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED);
 	KUNIT_ASSERT_EQ(test, fok_filter(x, "fokt_multi_x", 1), 0);
 	KUNIT_ASSERT_EQ(test, fok_filter(y, "fokt_multi_y", 1), 0);
 	w = fok_worker_start(test, FOK_BIT(MULTI) | FOK_BIT(MULTI_X) |
@@ -944,15 +946,26 @@ static void fok_regs_check(struct kunit *test, unsigned long flags,
 				    "pt_regs argument %d", i);
 }
 
+/* Where the arch cannot save regs, an ops that must have them is refused. */
 static void fok_save_regs_test(struct kunit *test)
 {
-	fok_regs_check(test, FTRACE_OPS_FL_SAVE_REGS, true);
+	struct fok_probe *p;
+
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS)) {
+		fok_regs_check(test, FTRACE_OPS_FL_SAVE_REGS, true);
+		return;
+	}
+	p = fok_probe_new(test, fok_regs_cb, FTRACE_OPS_FL_SAVE_REGS);
+	KUNIT_ASSERT_EQ(test, fok_filter(p, "fokt_regs6", 1), 0);
+	KUNIT_EXPECT_EQ(test, fok_register(p), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, p->ops.flags & FTRACE_OPS_FL_ENABLED);
 }
 
 static void fok_save_regs_if_supported_test(struct kunit *test)
 {
 	fok_regs_check(test, FTRACE_OPS_FL_SAVE_REGS |
-		       FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED, true);
+		       FTRACE_OPS_FL_SAVE_REGS_IF_SUPPORTED,
+		       IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS));
 }
 
 static void fok_no_regs_test(struct kunit *test)
@@ -1044,6 +1057,8 @@ static void fok_ipmodify_test(struct kunit *test)
 
 static void fok_ipmodify_regs_test(struct kunit *test)
 {
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS))
+		kunit_skip(test, "the arch saves no pt_regs");
 	fok_ipmodify_check(test, fok_ipmod_regs_cb, FTRACE_OPS_FL_SAVE_REGS);
 }
 
