@@ -340,9 +340,10 @@ static struct fmk_fake *fmk_fake_new(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->owner = kunit_kzalloc(test, sizeof(*f->owner), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->owner);
-	f->base = (unsigned long)fmk_text;
+	/* A site is where ftrace_call_adjust() puts an entry (arm64: the BL). */
+	f->base = ftrace_call_adjust((unsigned long)fmk_text);
 	for (i = 0; i < FMK_FAKE_NR; i++)
-		locs[i] = f->base + i * FMK_FAKE_STEP;
+		locs[i] = (unsigned long)fmk_text + i * FMK_FAKE_STEP;
 	KUNIT_ASSERT_EQ(test, frec_build(f->owner, locs, locs + FMK_FAKE_NR,
 					 &tables), 0);
 

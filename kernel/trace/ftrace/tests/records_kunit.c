@@ -365,7 +365,9 @@ struct frk_cut {
  * A fake module owning the sites of a buffer of ours, listed in @locs
  * as its __mcount_loc would: records built over them are never patched.
  * The buffer is in the kernel image, as a record can only name an
- * address within 2 GiB of _text; one fake at a time uses it.
+ * address within 2 GiB of _text; one fake at a time uses it.  A site is
+ * where ftrace_call_adjust() puts an entry (arm64: past the NOPs before
+ * the BL), so @base is the adjusted address of the buffer's start.
  */
 static u8 frk_text[FRK_CUT_NR * FRK_CUT_STEP] __aligned(16);
 
@@ -386,10 +388,10 @@ static void frk_fake_init(struct kunit *test, struct frk_fake *f,
 
 	f->owner = kunit_kzalloc(test, sizeof(*f->owner), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f->owner);
-	f->base = (unsigned long)frk_text;
+	f->base = ftrace_call_adjust((unsigned long)frk_text);
 	for (i = 0; i < FRK_CUT_NR; i++) {
 		k = backwards ? FRK_CUT_NR - 1 - i : i;
-		f->locs[i] = f->base + k * FRK_CUT_STEP;
+		f->locs[i] = (unsigned long)frk_text + k * FRK_CUT_STEP;
 	}
 }
 
