@@ -42,6 +42,14 @@ if [ "$guest_arch" = x86_64 ]; then
 grep -v '^#' "$here/guest/host-binaries" | while read -r bin; do
 	[ -n "$bin" ] && copy_with_libs "$bin"
 done
+# The clients of the client cases (bpftrace's LLVM and clang alone are
+# some 200 MB) go only into a kernel that can run BPF trampolines: the
+# test kernels, not those of nodyn, stress, bench or the demo.
+if grep -qx 'CONFIG_BPF_JIT=y' "$build/.config"; then
+	grep -v '^#' "$here/guest/host-binaries-clients" | while read -r bin; do
+		[ -n "$bin" ] && copy_with_libs "$bin"
+	done
+fi
 # kmod answers to its name; GNU stat is wanted at /bin/stat itself.
 for tool in insmod rmmod modinfo lsmod; do
 	ln -sf ../bin/kmod "$root/usr/sbin/$tool"

@@ -24,6 +24,8 @@ pkgs=(
 	dwarves pahole cpio busybox-static kmod xz-utils rsync perl python3
 	python3-ply python3-git
 	qemu-system-x86 trace-cmd sparse coccinelle git patch procps util-linux
+	# The client cases' clients, copied into the test guests.
+	bpftrace linux-perf
 	coreutils diffutils libc-bin libc6-dev
 	# make docs: Sphinx (Debian 12 has 5.3, the kernel asks for 2.4.4 or
 	# later) and alabaster, the theme Documentation/conf.py defaults to.
