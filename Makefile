@@ -14,6 +14,7 @@ define build_flavour
 endef
 
 .PHONY: help setup prepare run test nodyn stress arches test-arm64 series bench trace-call check docs clean
+.PHONY: clients-base
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
@@ -22,6 +23,8 @@ help:
 	@echo "make stress   build and boot the stress kernel (KASAN, kmemleak, lockdep, fault injection) and run harness/test-plan-stress"
 	@echo "make arches   cross-build the series for arm64, riscv, powerpc (64le) and s390 (ARCH_ONLY=arm64: one)"
 	@echo "make test-arm64  build the arm64 test kernel, boot it in qemu-system-aarch64, run harness/test-plan-arm64"
+	@echo "make clients-base  the real clients' cases of the plan (trace-cmd, bpftrace, perf, BPF, livepatch with"
+	@echo "              BPF or a direct call) on the unmodified base built with the test fragments, for comparison"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
 	@echo "make trace-call  one hooked call of bench rows (ROWS='fgraph_1_user ...') single-stepped: instructions per function"
@@ -53,6 +56,25 @@ nodyn: prepare
 	$(Q)$(H)/run-tests.py --kernel $(OUT)/build-nodyn/arch/x86/boot/bzImage \
 		--initrd $(OUT)/initrd-nodyn.cpio.gz --out $(OUT)/test-nodyn \
 		--plan $(H)/test-plan-nodyn --shards 1
+
+# The unmodified base with the test kernel's fragments (less the
+# symbols only the series defines, its KUnit suites), for comparing
+# the real clients with the series.
+BASE_SRC := $(OUT)/src-base
+BASE_BUILD := $(OUT)/build-base-test
+define base_test_kernel
+	$(Q)$(H)/prepare.py --pristine $(BASE_SRC)
+	$(Q)KCONFIG_ONLY_KNOWN=1 $(H)/build.sh $(BASE_SRC) $(BASE_BUILD) test
+endef
+CLIENT_CASES := script:trace-cmd script:bpftrace script:perf \
+	script:bpf-kprobe-multi script:livepatch-client:*
+
+clients-base: setup
+	$(call base_test_kernel)
+	$(Q)$(H)/initramfs.sh $(BASE_SRC) $(BASE_BUILD) $(OUT)/initrd-base-test.cpio.gz
+	$(Q)$(H)/run-tests.py --kernel $(BASE_BUILD)/arch/x86/boot/bzImage \
+		--initrd $(OUT)/initrd-base-test.cpio.gz --out $(OUT)/test-base \
+		--cases "$(or $(CASES),$(CLIENT_CASES))"
 
 # no5lvl: under 5-level paging (TCG's -cpu max has LA57), KASAN in 6.12
 # misjudges every address for the instant identify_cpu() has cleared the
