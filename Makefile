@@ -14,7 +14,7 @@ define build_flavour
 endef
 
 .PHONY: help setup prepare run test nodyn stress arches test-arm64 series bench trace-call check docs clean
-.PHONY: clients-base
+.PHONY: clients-base bpf bpf-base
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
@@ -25,6 +25,8 @@ help:
 	@echo "make test-arm64  build the arm64 test kernel, boot it in qemu-system-aarch64, run harness/test-plan-arm64"
 	@echo "make clients-base  the real clients' cases of the plan (trace-cmd, bpftrace, perf, BPF, livepatch with"
 	@echo "              BPF or a direct call) on the unmodified base built with the test fragments, for comparison"
+	@echo "make bpf      the kernel's BPF selftests on function hooks (test_progs, harness/test-plan-bpf) on the test kernel"
+	@echo "make bpf-base the same on the unmodified base"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
 	@echo "make trace-call  one hooked call of bench rows (ROWS='fgraph_1_user ...') single-stepped: instructions per function"
@@ -59,7 +61,7 @@ nodyn: prepare
 
 # The unmodified base with the test kernel's fragments (less the
 # symbols only the series defines, its KUnit suites), for comparing
-# the real clients with the series.
+# the real clients and the BPF selftests with the series.
 BASE_SRC := $(OUT)/src-base
 BASE_BUILD := $(OUT)/build-base-test
 define base_test_kernel
@@ -75,6 +77,28 @@ clients-base: setup
 	$(Q)$(H)/run-tests.py --kernel $(BASE_BUILD)/arch/x86/boot/bzImage \
 		--initrd $(OUT)/initrd-base-test.cpio.gz --out $(OUT)/test-base \
 		--cases "$(or $(CASES),$(CLIENT_CASES))"
+
+# The kernel's BPF selftests on function hooks: test_progs, built by
+# harness/bpf-selftests.sh, in an initramfs of its own, and the plan
+# harness/test-plan-bpf.  Too long for CI; not in make test.
+# $(1): tree, $(2): its test kernel's build, $(3): name of the outputs.
+define bpf_selftests
+	$(Q)$(H)/bpf-selftests.sh $(1) $(2) $(OUT)/bpf-selftests-$(3)
+	$(Q)echo "[initramfs] $(OUT)/initrd-bpf-$(3).cpio.gz"
+	$(Q)INITRAMFS_EXTRA=$(OUT)/bpf-selftests-$(3)/root $(H)/initramfs.sh \
+		$(1) $(2) $(OUT)/initrd-bpf-$(3).cpio.gz
+	$(Q)$(H)/run-tests.py --kernel $(2)/arch/x86/boot/bzImage \
+		--initrd $(OUT)/initrd-bpf-$(3).cpio.gz --out $(OUT)/test-bpf-$(3) \
+		--plan $(H)/test-plan-bpf $(if $(CASES),--cases "$(CASES)")
+endef
+
+bpf: prepare
+	$(Q)$(H)/build.sh $(SRC) $(OUT)/build-test test
+	$(call bpf_selftests,$(SRC),$(OUT)/build-test,series)
+
+bpf-base: setup
+	$(call base_test_kernel)
+	$(call bpf_selftests,$(BASE_SRC),$(BASE_BUILD),base)
 
 # no5lvl: under 5-level paging (TCG's -cpu max has LA57), KASAN in 6.12
 # misjudges every address for the instant identify_cpu() has cleared the

@@ -91,6 +91,9 @@ done
 	cp "$build/livepatch-modules/test_klp-call_getpid" "$root/selftests/livepatch/"
 cp -a "$src/tools/testing/selftests/kselftest" "$root/selftests/kselftest" 2>/dev/null || true
 
+# More to lay over the root (make bpf: the BPF selftests' test_progs).
+[ -n "${INITRAMFS_EXTRA:-}" ] && cp -a "$INITRAMFS_EXTRA/." "$root/"
+
 # Our guest side.
 mkdir -p "$root/harness"
 cp -a "$here/guest/." "$root/harness/"

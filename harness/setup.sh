@@ -26,6 +26,8 @@ pkgs=(
 	qemu-system-x86 trace-cmd sparse coccinelle git patch procps util-linux
 	# The client cases' clients, copied into the test guests.
 	bpftrace linux-perf
+	# make bpf: the BPF selftests' test_progs and programs.
+	clang llvm lld zlib1g-dev
 	coreutils diffutils libc-bin libc6-dev
 	# make docs: Sphinx (Debian 12 has 5.3, the kernel asks for 2.4.4 or
 	# later) and alabaster, the theme Documentation/conf.py defaults to.
