@@ -86,11 +86,24 @@ churn_stop() {
 	[ -s /tmp/lc-bad ] && { head -n 5 /tmp/lc-bad; fail "a background read did not show what it should"; }
 	echo "background reads all showed what they should"
 }
-# reads TEXT: M reads by nread pinned to each CPU, each showing TEXT.
+# stacks: where the case's tasks are, for a step that did not finish.
+stacks() {
+	for p in /proc/[0-9]*; do
+		case "$(cat $p/comm 2>/dev/null)" in
+		nread|bgread|bpftrace|modprobe|rmmod)
+			echo "${p#/proc/} $(cat $p/comm) $(cat $p/wchan 2>/dev/null):"
+			cat $p/stack 2>/dev/null ;;
+		esac
+	done
+}
+# reads TEXT: M reads by nread pinned to each CPU, each showing TEXT,
+# within a minute (a few seconds are enough).
 reads() {
-	nread -c 0 /proc/cmdline $M "$1" > /tmp/lc-r0 2>&1 &
-	nread -c 1 /proc/cmdline $M "$1" > /tmp/lc-r1 2>&1 || { cat /tmp/lc-r1; fail "reads on CPU 1 ('$1')"; }
-	wait $! || { cat /tmp/lc-r0; fail "reads on CPU 0 ('$1')"; }
+	echo "reads: 2 x $M, want '$1'"
+	timeout 60 nread -c 0 /proc/cmdline $M "$1" > /tmp/lc-r0 2>&1 &
+	timeout 60 nread -c 1 /proc/cmdline $M "$1" > /tmp/lc-r1 2>&1 ||
+		{ cat /tmp/lc-r1; stacks; fail "reads on CPU 1 ('$1')"; }
+	wait $! || { cat /tmp/lc-r0; stacks; fail "reads on CPU 0 ('$1')"; }
 	counted=$((counted + 2 * M))
 }
 
@@ -117,8 +130,15 @@ attach() {
 detach() {
 	case $client in
 	bpf)
+		echo "detaching bpftrace"
 		kill -INT $bt
+		i=0
+		while kill -0 $bt 2>/dev/null; do
+			[ $i -lt 60 ] || { stacks; fail "bpftrace did not exit"; }
+			sleep 1; i=$((i + 1))
+		done
 		wait $bt
+		bt=
 		grep '^@' /tmp/lc-bt.out
 		got=$(sed -n 's/^@nread: //p' /tmp/lc-bt.out) ;;
 	*)
@@ -133,6 +153,20 @@ gone() {
 	grep cmdline_proc_show $T/enabled_functions && fail "cmdline_proc_show still hooked"
 	return 0
 }
+
+# Whatever failed, leave no client, loop or patch to the next case.
+leave() {
+	[ -n "${bt:-}" ] && kill -KILL $bt 2>/dev/null
+	touch /tmp/lc-stop
+	rmmod direct_count 2>/dev/null
+	if [ -e $LP/enabled ]; then
+		echo 0 > $LP/enabled
+		i=0
+		while [ -e $LP ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
+		rmmod livepatch_sample 2>/dev/null
+	fi
+}
+trap leave EXIT
 
 counted=0
 if [ $client = direct-noshare ]; then
