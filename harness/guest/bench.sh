@@ -7,9 +7,18 @@
 # graph's rows (fgraph_bench.ko): calls through the function_graph tracer
 # and through one and two graph users, and the shadow stacks' memory;
 # last the probes' rows (fprobe_bench.ko): fprobe, kprobe and kretprobe.
+#
+# A row's lines: "@@bench NAME NS CALLS" for each timed pass (NS is NA
+# when the pass could not run) and "@@fail NAME WHY" for each check it
+# failed; bench.sh fails a row that has either.
 out=$1
 exec >"$out" 2>&1
 calls=100000
+fail() {
+	name=$1
+	shift
+	echo "@@fail $name $*"
+}
 mod=$(find /lib/modules/"$(uname -r)" -name ftrace-ops.ko)
 row() {
 	name=$1; shift
@@ -111,16 +120,18 @@ stack_rows() {
 # that takes the guest down then costs only the rows after it.
 fpb=/sys/module/fprobe_bench/parameters
 fprobe_row() {
-	if ! insmod "$fpbmod" mode=$2; then
+	if ! insmod "$fpbmod" mode="$2"; then
 		echo "@@bench $1 NA $calls"
+		fail "$1" "the probe did not register"
 		return
 	fi
-	for pass in 1 2; do
+	for _ in 1 2; do
 		if echo $calls > $fpb/run; then
 			echo "@@bench $1 $(cat $fpb/last_ns) $calls"
 		else
 			echo "@@bench $1 NA $calls"
-			echo "$1: entries $(cat $fpb/entries) exits $(cat $fpb/exits)"
+			fail "$1" "run refused: entries $(cat $fpb/entries)" \
+				"exits $(cat $fpb/exits)"
 		fi
 	done
 	rmmod fprobe_bench
@@ -138,10 +149,12 @@ fprobe_rows() {
 # ("RECORDS pages:PAGES groups: GROUPS" in both kernels): how many, and
 # the bytes their tables take per record.
 record_rows() {
-	set -- $(tr ':' ' ' < /sys/kernel/tracing/dyn_ftrace_total_info) NA NA NA
+	t=/sys/kernel/tracing
+	set -- $(tr ':' ' ' < $t/dyn_ftrace_total_info) NA NA NA
 	if [ "$3" = NA ] || [ "$1" = 0 ]; then
 		echo "@@bench boot_records NA 1"
 		echo "@@bench record_bytes_per_site NA 1"
+		fail boot_records "dyn_ftrace_total_info: $(cat $t/dyn_ftrace_total_info)"
 		return
 	fi
 	echo "@@bench boot_records $1 1"

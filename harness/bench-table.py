@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench's table: the rows of the base and the series side by side.
+
+Reads OUTDIR/results-{base,series}.log (the guest's @@bench and @@fail
+lines, harness/guest/bench.sh) and prints the table.  A row fails if
+either kernel lacks it, could not run one of its passes (NA) or failed
+one of its checks; the table then shows FAILED and the exit status is
+1.  Only a run in which nothing failed writes OUTDIR/table.txt.
+"""
+import argparse
+import os
+import sys
+
+# The goals the open issues set for the series (at most this many
+# instructions per call, or bytes per record); a row without one only
+# has to keep up with the base.
+GOALS = {
+    "nr_ops_relevant=1": 40, "nr_ops_relevant=2": 100,
+    "nr_ops_relevant=4": 180, "1_relevant+5_irrelevant": 40,
+    "save_regs": 60, "assist_recursion": 60, "assist_rcu": 60,
+    "record_bytes_per_site": 8,
+    "fprobe_entry": 80, "fprobe_entry_exit": 200,
+}
+
+
+class Row:
+    def __init__(self):
+        self.values = []    # per call (or per site, task, record)
+        self.why = []       # the checks it failed
+
+    def value(self):
+        if self.why or not self.values:
+            return None
+        # Interrupts landing in a timed loop only add instructions:
+        # the fewest over the passes is the cost of the call itself.
+        return min(self.values)
+
+
+def load(path):
+    """name -> Row, in the order the guest printed them; and whether the
+    guest got to its end."""
+    rows, done = {}, False
+    if not os.path.exists(path):
+        return rows, done
+    for line in open(path, errors="replace"):
+        p = line.split()
+        done = done or p[:1] == ["@@done"]
+        if len(p) < 3 or p[0] not in ("@@bench", "@@fail"):
+            continue
+        row = rows.setdefault(p[1], Row())
+        if p[0] == "@@fail":
+            row.why.append(" ".join(p[2:]))
+        elif len(p) != 4 or p[2] == "NA" or p[3] == "0":
+            row.why.append("a pass could not run (NA)")
+        else:
+            row.values.append(int(p[2]) / int(p[3]))
+    return rows, done
+
+
+def goal_limit(name, series):
+    """The most the series may show for a row, or None."""
+    g = GOALS.get(name)
+    if g is None:
+        return None
+    # The bytes per record come from whole pages: the kernel's two
+    # tables (text, init text) may each end in a part-filled page.
+    if name == "record_bytes_per_site" and series.get("boot_records"):
+        records = series["boot_records"].value()
+        if records:
+            return g + 2 * 4096 / records
+    # 1% over a goal counts as met, as 1% over the base is not slower.
+    return g * 1.01
+
+
+def judge(base, series):
+    """(name, base value, series value, goal text) per row; failures."""
+    out, failures = [], []
+    for name in list(base) + [n for n in series if n not in base]:
+        vals = []
+        for kernel, rows in (("base", base), ("series", series)):
+            row = rows.get(name)
+            why = row.why if row else ["missing"]
+            failures += [f"{name} on {kernel}: {w}" for w in why]
+            vals.append(row.value() if row else None)
+        limit, g = goal_limit(name, series), GOALS.get(name)
+        gs = f"<={g}" if g is not None else ""
+        if limit is not None and vals[1] is not None and vals[1] > limit:
+            gs += " x"
+        out.append((name, vals[0], vals[1], gs))
+    return out, failures
+
+
+def cell(v):
+    return "FAILED" if v is None else f"{v:.1f}"
+
+
+def ratio(b, s):
+    return f"{s / b:.2f}" if b and s is not None else ""
+
+
+def text_table(rows):
+    lines = [f"{'row':34} {'base':>8} {'series':>8} {'ratio':>6} {'goal':>6}"]
+    for name, b, s, g in rows:
+        lines.append(f"{name:34} {cell(b):>8} {cell(s):>8} "
+                     f"{ratio(b, s):>6} {g:>6}".rstrip())
+    return lines
+
+
+def summary(rows):
+    done = [(b, s, g) for _, b, s, g in rows if b is not None and s is not None]
+    worse = sum(1 for b, s, _ in done if b and s / b > 1.01)
+    missed = sum(1 for _, _, g in done if g.endswith("x"))
+    return [f"[bench] {worse} rows slower than the base" if worse else
+            "[bench] no row slower than the base",
+            f"[bench] {missed} rows short of their goal (marked x)" if missed
+            else "[bench] every row with a goal meets it"]
+
+
+def write(path, lines):
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("outdir")
+    args = ap.parse_args()
+    (base, base_done), (series, series_done) = [
+        load(os.path.join(args.outdir, f"results-{v}.log"))
+        for v in ("base", "series")]
+    rows, failures = judge(base, series)
+    failures += [f"the {v} guest did not get to its end"
+                 for v, done in (("base", base_done), ("series", series_done))
+                 if not done]
+    text = text_table(rows)
+    print("\n".join(text))
+    print("\n".join(summary(rows)))
+    table = os.path.join(args.outdir, "table.txt")
+    if os.path.exists(table):
+        os.unlink(table)
+    if failures or not rows:
+        for f in failures or ["no row ran"]:
+            print(f"[bench] FAILED {f}", file=sys.stderr)
+        return 1
+    write(table, text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
