@@ -22,8 +22,8 @@ top=$(dirname "$out")
 # Prepare, build and pack kernel $1 (base or series).
 build() {
 	local src=$top/src-bench-$1
-	# bench-patches/: exports that only fgraph_bench.ko needs (no
-	# kernel exports register_ftrace_graph()), the same for both.
+	# bench-patches/: what only make bench's kernels need, the same for
+	# both (exports for fgraph_bench.ko, the sample's check_count).
 	if [ "$1" = base ]; then
 		"$here/prepare.py" --pristine --extra "$here/bench-patches/base" "$src"
 	else

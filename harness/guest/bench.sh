@@ -20,14 +20,35 @@ fail() {
 	echo "@@fail $name $*"
 }
 mod=$(find /lib/modules/"$(uname -r)" -name ftrace-ops.ko)
-row() {
-	name=$1; shift
+# samples/ftrace/ftrace-ops.ko makes its calls in its init and then
+# refuses to load, by design; its log says how long they took.  insmod,
+# not modprobe: busybox modprobe tries a failing module a second time.
+ops_load() {
 	dmesg -c > /dev/null
-	# insmod, not modprobe: busybox modprobe tries a failing module
-	# (this one always refuses to load) a second time.
 	insmod "$mod" nr_function_calls=$calls "$@" 2>/dev/null
-	line=$(dmesg | grep "Attempted $calls calls" | head -n 1)
-	total=$(echo "$line" | sed -n 's/.* in \([0-9]*\)ns .*/\1/p')
+	dmesg > /tmp/ops.log
+}
+# First an untimed pass with check_count=1: every ops counts its calls,
+# and the sample names each count that is not nr_function_calls (0 for
+# the irrelevant ops); a registration that fails warns, and save_regs
+# says when the kernel cannot have it.  Then the timed pass, whose
+# callbacks do nothing.
+ops_bad() {
+	grep -m 1 -e 'Counter called' -e 'WARNING:' -e 'does not support' \
+		/tmp/ops.log
+}
+row() {
+	name=$1
+	shift
+	ops_load "$@" check_count=1
+	if ! grep -q "Attempted $calls calls" /tmp/ops.log; then
+		fail "$name" "check_count pass: no calls made"
+	elif ops_bad > /dev/null; then
+		fail "$name" "check_count pass: $(ops_bad)"
+	fi
+	ops_load "$@"
+	total=$(sed -n "s/.*Attempted $calls calls.* in \([0-9]*\)ns .*/\1/p" \
+		/tmp/ops.log | head -n 1)
 	echo "@@bench $name ${total:-NA} $calls"
 }
 # Turning the function tracer on over every site and off again, per
