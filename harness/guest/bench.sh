@@ -75,24 +75,40 @@ toggle_row() {
 }
 # The function graph on fgraph_bench.ko's tracee: nothing hooked, the
 # function_graph tracer filtered to it (recording), one and two users
-# with entry and return callbacks.
+# with entry and return callbacks.  The module refuses a run unless each
+# user saw every call enter and return.
 fgb=/sys/module/fgraph_bench/parameters
 fgb_run() {
 	if echo $calls > $fgb/run; then
 		echo "@@bench $1 $(cat $fgb/last_ns) $calls"
 	else
 		echo "@@bench $1 NA $calls"
+		fail "$1" "run refused; each user's entries and returns:" \
+			"$(cat $fgb/seen 2>&1)"
 	fi
+}
+# The tracer writes an entry and a return event per call, and shows a
+# call as one line naming the tracee: the buffer is made large enough to
+# keep them all, and after the run must show every call.
+graph_tracer_row() {
+	kb=$(sed 's/.*expanded: //; s/[^0-9].*//' $t/buffer_size_kb)
+	echo 16384 > $t/buffer_size_kb
+	echo fgb_tracee > $t/set_ftrace_filter
+	echo function_graph > $t/current_tracer
+	echo > $t/trace
+	fgb_run function_graph_tracer
+	n=$(grep -c fgb_tracee $t/trace)
+	echo nop > $t/current_tracer
+	echo > $t/set_ftrace_filter
+	echo "$kb" > $t/buffer_size_kb
+	[ "$n" = $calls ] ||
+		fail function_graph_tracer "the buffer shows $n calls, not $calls"
 }
 fgraph_rows() {
 	t=/sys/kernel/tracing
 	insmod "$fgbmod" users=0
 	fgb_run fgraph_tracee_unhooked
-	echo fgb_tracee > $t/set_ftrace_filter
-	echo function_graph > $t/current_tracer
-	fgb_run function_graph_tracer
-	echo nop > $t/current_tracer
-	echo > $t/set_ftrace_filter
+	graph_tracer_row
 	rmmod fgraph_bench
 	for n in 1 2; do
 		insmod "$fgbmod" users=$n

@@ -8,6 +8,11 @@
  * QEMU -icount shift=0, instructions).  With users=0 the calls see
  * whatever else hooks the tracee (the function_graph tracer filtered to
  * fgb_tracee).  Reading stacks gives "tasks-with-a-shadow-stack tasks".
+ *
+ * Each user counts the entries and returns of the tracee it sees, and a
+ * run fails with -EIO unless every registered user saw each call enter
+ * and return, and no other function: a user that silently missed calls
+ * would otherwise look fast.
  */
 #include <linux/ftrace.h>
 #include <linux/ktime.h>
@@ -26,15 +31,35 @@ static unsigned long last_ns;
 module_param(last_ns, ulong, 0444);
 MODULE_PARM_DESC(last_ns, "nanoseconds the last run took");
 
-static unsigned long returns;
-module_param(returns, ulong, 0444);
-MODULE_PARM_DESC(returns, "return callbacks seen so far (all users)");
+/*
+ * What each user saw in the last run: entries and returns of the tracee,
+ * and calls of anything else.  The tracee is called by one task at a
+ * time, so plain increments are exact.
+ */
+static unsigned long fgb_entries[FGB_MAX_USERS], fgb_returns[FGB_MAX_USERS];
+static unsigned long fgb_strays;
 
 /* The tracee: noinline and with a barrier, so each call is a real call. */
 static noinline __noclone int fgb_tracee(int x)
 {
 	barrier();
 	return x + 1;
+}
+
+static struct fgraph_ops fgb_users[FGB_MAX_USERS];
+
+/*
+ * The user @gops is, if @func is the tracee: the callbacks get the
+ * patch site, which is the function's address or, with IBT, the
+ * address after its ENDBR.  -1 counts the call as a stray.
+ */
+static int fgb_user_of(unsigned long func, struct fgraph_ops *gops)
+{
+	if (func - (unsigned long)fgb_tracee >= 16) {
+		fgb_strays++;
+		return -1;
+	}
+	return gops - fgb_users;
 }
 
 /*
@@ -48,6 +73,10 @@ static int fgb_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 static int fgb_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops)
 #endif
 {
+	int u = fgb_user_of(trace->func, gops);
+
+	if (u >= 0)
+		fgb_entries[u]++;
 	return 1;
 }
 
@@ -58,14 +87,27 @@ static void fgb_return(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
 static void fgb_return(struct ftrace_graph_ret *trace, struct fgraph_ops *gops)
 #endif
 {
-	/* Racy between CPUs, which is fine: the count is only a sign of life. */
-	WRITE_ONCE(returns, READ_ONCE(returns) + 1);
+	int u = fgb_user_of(trace->func, gops);
+
+	if (u >= 0)
+		fgb_returns[u]++;
 }
 
 static struct fgraph_ops fgb_users[FGB_MAX_USERS] = {
 	{ .entryfunc = fgb_entry, .retfunc = fgb_return },
 	{ .entryfunc = fgb_entry, .retfunc = fgb_return },
 };
+
+/* Did each registered user see @calls calls of the tracee, and only those? */
+static bool fgb_counts_right(unsigned long calls)
+{
+	int u;
+
+	for (u = 0; u < users; u++)
+		if (fgb_entries[u] != calls || fgb_returns[u] != calls)
+			return false;
+	return !fgb_strays;
+}
 
 static int run_set(const char *val, const struct kernel_param *kp)
 {
@@ -76,16 +118,36 @@ static int run_set(const char *val, const struct kernel_param *kp)
 	ret = kstrtoul(val, 0, &calls);
 	if (ret)
 		return ret;
+	memset(fgb_entries, 0, sizeof(fgb_entries));
+	memset(fgb_returns, 0, sizeof(fgb_returns));
+	fgb_strays = 0;
 	start = ktime_get_ns();
 	for (i = 0; i < calls; i++)
 		sum = fgb_tracee(sum);
 	last_ns = ktime_get_ns() - start;
-	return sum == (int)calls ? 0 : -EIO;
+	if (sum != (int)calls || !fgb_counts_right(calls))
+		return -EIO;
+	return 0;
 }
 
 static const struct kernel_param_ops run_ops = { .set = run_set };
 module_param_cb(run, &run_ops, NULL, 0200);
 MODULE_PARM_DESC(run, "write N: call fgb_tracee N times, time in last_ns");
+
+/* "entries returns" of each registered user in the last run, then strays. */
+static int seen_get(char *buf, const struct kernel_param *kp)
+{
+	int u, len = 0;
+
+	for (u = 0; u < users; u++)
+		len += sysfs_emit_at(buf, len, "%lu %lu ",
+				     fgb_entries[u], fgb_returns[u]);
+	return len + sysfs_emit_at(buf, len, "strays %lu\n", fgb_strays);
+}
+
+static const struct kernel_param_ops seen_ops = { .get = seen_get };
+module_param_cb(seen, &seen_ops, NULL, 0444);
+MODULE_PARM_DESC(seen, "entries and returns each user saw in the last run");
 
 static int stacks_get(char *buf, const struct kernel_param *kp)
 {
