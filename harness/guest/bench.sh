@@ -53,15 +53,33 @@ row() {
 }
 # Turning the function tracer on over every site and off again, per
 # site: the cost of a full code update.  tracing_on is 0 so that the
-# callbacks running meanwhile write nothing to the buffer.
+# callbacks running meanwhile write nothing to the buffer.  An untimed
+# switch first proves the timed one's work: with the tracer on,
+# enabled_functions lists every site as patched (none refused), and
+# with it off, none.
 # busybox date has no %N: the clock is the "now at" line of timer_list.
 now_ns() {
 	sed -n 's/^now at \([0-9]*\) nsecs$/\1/p; /^now at/q' /proc/timer_list
 }
+enabled_sites() {
+	grep -v 'BAD:' $t/enabled_functions | grep -c '^[^[:space:]]'
+}
+toggle_check() {
+	echo function > $t/current_tracer
+	on=$(enabled_sites)
+	echo nop > $t/current_tracer
+	off=$(enabled_sites)
+	[ "$on" = "$sites" ] && [ "$off" = 0 ] && return
+	fail tracer_on_off_per_site "$on of $sites sites patched with the" \
+		"function tracer on, $off left with it off"
+}
 toggle_row() {
 	t=/sys/kernel/tracing
-	sites=$(wc -l < $t/available_filter_functions)
+	# The sites that have a name: those without are never patched.
+	sites=$(grep -vc '^__ftrace_invalid_address__' \
+		$t/available_filter_functions)
 	echo 0 > $t/tracing_on
+	toggle_check
 	a=$(now_ns)
 	echo function > $t/current_tracer
 	echo nop > $t/current_tracer
