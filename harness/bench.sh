@@ -6,11 +6,12 @@
 # instructions per call of samples/ftrace/ftrace-ops.ko, per site of
 # turning the function tracer on and off, per call of the function graph
 # (harness/modules/fgraph_bench.c) and of fprobe and kprobes
-# (harness/modules/fprobe_bench.c), the shadow stacks' bytes per task,
-# and the boot-time records of the patch sites (how many, bytes per
-# record), side by side, with the goal the open issues set beside a row
-# that has one (harness/bench-table.py).  A row that could not run,
-# failed a check or that either kernel lacks fails the run.
+# (harness/modules/fprobe_bench.c), the shadow stacks' bytes per task
+# as the kernel's memory grows with them, and the boot-time records of
+# the patch sites (how many, bytes per record), side by side, with the
+# goal the open issues set beside a row that has one
+# (harness/bench-table.py).  A row that could not run, failed a check
+# or that either kernel lacks fails the run.
 #
 # usage: bench.sh OUTDIR
 set -euo pipefail

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `make bench` guest side: first the records of the patch sites made at
-# boot, then samples/ftrace/ftrace-ops.ko for each row and
-# its ns per call (= instructions per call under QEMU -icount shift=0),
-# then the code update of a tracer switch, per site, then the function
-# graph's rows (fgraph_bench.ko): calls through the function_graph tracer
-# and through one and two graph users, and the shadow stacks' memory;
-# last the probes' rows (fprobe_bench.ko): fprobe, kprobe and kretprobe.
+# boot and the shadow stacks' memory (before any graph user has
+# registered), then, twice over, samples/ftrace/ftrace-ops.ko for each
+# row and its ns per call (= instructions per call under QEMU -icount
+# shift=0), the code update of a tracer switch, per site, and the
+# function graph's rows (fgraph_bench.ko): calls through the
+# function_graph tracer and through one and two graph users; last the
+# probes' rows (fprobe_bench.ko): fprobe, kprobe and kretprobe.
 #
 # A row's lines: "@@bench NAME NS CALLS" for each timed pass (NS is NA
 # when the pass could not run) and "@@fail NAME WHY" for each check it
@@ -134,37 +135,80 @@ fgraph_rows() {
 		rmmod fgraph_bench
 	done
 }
-# Shadow-stack memory with 200 extra tasks, per task: while a graph user
-# is registered, and after it left (given 20 s to reclaim them; the
-# idle tasks are not counted).
-stack_row() {
-	set -- $(cat $fgb/stacks 2>/dev/null) NA NA
-	if [ "$1" = NA ]; then
-		echo "@@bench $name NA 1"
-	else
-		echo "@@bench $name $(($1 * 4096)) $2"
-	fi
+# The memory the kernel holds for itself, in bytes, into $kmem: what
+# the page allocator gave out (MemTotal less MemFree, less the free
+# pages on the per-CPU lists, which MemFree does not count), less the
+# page cache, user pages, kernel stacks and page tables.  The per-CPU
+# counters are folded first.  Shell builtins only: a forked process
+# would allocate and free memory of its own.
+kmem() {
+	echo 1 > /proc/sys/vm/stat_refresh
+	kmem=0
+	while read -r k v _; do
+		case $k in
+		MemTotal:) kmem=$((kmem + v * 1024)) ;;
+		MemFree:|Buffers:|Cached:|AnonPages:|KernelStack:|PageTables:)
+			kmem=$((kmem - v * 1024)) ;;
+		esac
+	done < /proc/meminfo
+	while read -r k v _; do
+		[ "$k" = count: ] && kmem=$((kmem - v * 4096))
+	done < /proc/zoneinfo
 }
-stack_rows() {
+# The shadow stacks' memory, measured, in three rounds with 1000 extra
+# tasks each: how much the kernel's memory grows when one graph user
+# registers, per task that got a stack then, and how much more than
+# before it holds 20 s after the user left, per the same task.  Memory
+# the allocator had free at the start (a part-filled slab) makes the
+# growth smaller; noise in the kernel's own use moves it either way: so
+# many tasks and the median of three keep either to about 1%.  The first
+# round includes the idle tasks' stacks in the bytes, not in the tasks.
+# A round fails unless all the extra tasks got stacks.
+tasks=1000
+stack_round() {
 	pids=
-	for i in $(seq 200); do
+	for _ in $(seq $tasks); do
 		sleep 1000 &
 		pids="$pids $!"
 	done
-	insmod "$fgbmod" users=1
-	name=fgraph_stack_bytes_per_task_on stack_row
-	rmmod fgraph_bench
 	insmod "$fgbmod" users=0
-	for i in $(seq 20); do
-		set -- $(cat $fgb/stacks 2>/dev/null) NA
-		[ "$1" = 0 ] || [ "$1" = NA ] && break
-		sleep 1
-	done
-	name=fgraph_stack_bytes_per_task_after stack_row
+	sleep 2
+	kmem
+	m0=$kmem
+	read -r with0 _ < $fgb/stacks
+	echo 1 > $fgb/users
+	kmem
+	m1=$kmem
+	read -r with1 all < $fgb/stacks
+	echo 0 > $fgb/users
+	sleep 20
+	kmem
+	m2=$kmem
+	read -r with2 _ < $fgb/stacks
 	rmmod fgraph_bench
+	# shellcheck disable=SC2086 # one word per pid
 	kill $pids
 	wait
+	got=$((with1 - with0))
+	echo "stacks: kernel memory $m0 $m1 $m2 bytes;" \
+		"tasks with a stack $with0 $with1 $with2, of $all"
+	stack_row on $((m1 - m0))
+	stack_row after $((m2 - m0))
 }
+stack_row() {
+	if [ "$got" -ge $tasks ]; then
+		echo "@@bench fgraph_stack_bytes_per_task_$1 $2 $got"
+	else
+		echo "@@bench fgraph_stack_bytes_per_task_$1 NA 1"
+		fail "fgraph_stack_bytes_per_task_$1" "only $got tasks got a stack"
+	fi
+}
+stack_rows() {
+	for _ in 1 2 3; do
+		stack_round
+	done
+}
+
 # fprobe_bench.ko's tracee under one probe per row: an fprobe on it alone
 # (entry; entry and exit; the same with 16 bytes of entry data), a kprobe
 # on its ftrace site, a kretprobe, and an fprobe on every traceable
@@ -219,6 +263,7 @@ fgbmod=$(find /lib/modules/"$(uname -r)" -name fgraph_bench.ko)
 fpbmod=$(find /lib/modules/"$(uname -r)" -name fprobe_bench.ko)
 echo "@@guest $(uname -r)"
 record_rows
+stack_rows
 for pass in 1 2; do
 	row "nr_ops_relevant=0" nr_ops_relevant=0
 	row "nr_ops_relevant=1" nr_ops_relevant=1
@@ -231,6 +276,5 @@ for pass in 1 2; do
 	toggle_row
 	fgraph_rows
 done
-stack_rows
 fprobe_rows
 echo "@@done"

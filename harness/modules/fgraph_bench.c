@@ -3,10 +3,11 @@
  * fgraph_bench: the function graph's rows of `make bench`, for the base
  * and the series alike.  Loaded with users=N it registers N graph users
  * on its own tracee, each with an entry and a return callback; writing
- * a count to /sys/module/fgraph_bench/parameters/run calls the tracee
- * that many times and leaves the nanoseconds it took in last_ns (under
- * QEMU -icount shift=0, instructions).  With users=0 the calls see
- * whatever else hooks the tracee (the function_graph tracer filtered to
+ * N to users later registers N afresh.  Writing a count to
+ * /sys/module/fgraph_bench/parameters/run calls the tracee that many
+ * times and leaves the nanoseconds it took in last_ns (under QEMU
+ * -icount shift=0, instructions).  With users=0 the calls see whatever
+ * else hooks the tracee (the function_graph tracer filtered to
  * fgb_tracee).  Reading stacks gives "tasks-with-a-shadow-stack tasks".
  *
  * Each user counts the entries and returns of the tracee it sees, and a
@@ -17,15 +18,21 @@
 #include <linux/ftrace.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 
 #define FGB_MAX_USERS 2
 
+/*
+ * Protects users, fgb_live and the registrations.  Writes to users may
+ * come through sysfs before fgb_init() has run: they only set the count
+ * it registers.
+ */
+static DEFINE_MUTEX(fgb_lock);
 static int users;
-module_param(users, int, 0444);
-MODULE_PARM_DESC(users, "graph users to register on fgb_tracee at load (0-2)");
+static bool fgb_live;
 
 static unsigned long last_ns;
 module_param(last_ns, ulong, 0444);
@@ -118,6 +125,7 @@ static int run_set(const char *val, const struct kernel_param *kp)
 	ret = kstrtoul(val, 0, &calls);
 	if (ret)
 		return ret;
+	guard(mutex)(&fgb_lock);
 	memset(fgb_entries, 0, sizeof(fgb_entries));
 	memset(fgb_returns, 0, sizeof(fgb_returns));
 	fgb_strays = 0;
@@ -139,6 +147,7 @@ static int seen_get(char *buf, const struct kernel_param *kp)
 {
 	int u, len = 0;
 
+	guard(mutex)(&fgb_lock);
 	for (u = 0; u < users; u++)
 		len += sysfs_emit_at(buf, len, "%lu %lu ",
 				     fgb_entries[u], fgb_returns[u]);
@@ -167,38 +176,86 @@ static const struct kernel_param_ops stacks_ops = { .get = stacks_get };
 module_param_cb(stacks, &stacks_ops, NULL, 0444);
 MODULE_PARM_DESC(stacks, "tasks with a shadow stack, and all tasks");
 
-static void fgb_unregister(int n)
+static void fgb_unregister(void)
 {
-	while (n--) {
-		unregister_ftrace_graph(&fgb_users[n]);
-		ftrace_free_filter(&fgb_users[n].ops);
+	lockdep_assert_held(&fgb_lock);
+	while (users) {
+		users--;
+		unregister_ftrace_graph(&fgb_users[users]);
+		ftrace_free_filter(&fgb_users[users].ops);
 	}
 }
 
-static int __init fgb_init(void)
+static int fgb_register_one(struct fgraph_ops *gops)
 {
 	/* Writable: the base's ftrace_set_filter() writes into its glob. */
 	char glob[] = "fgb_tracee";
-	int i, ret;
+	int ret;
 
-	if (users < 0 || users > FGB_MAX_USERS)
-		return -EINVAL;
-	for (i = 0; i < users; i++) {
-		ret = ftrace_set_filter(&fgb_users[i].ops, glob, strlen(glob), 1);
-		if (!ret)
-			ret = register_ftrace_graph(&fgb_users[i]);
+	ret = ftrace_set_filter(&gops->ops, glob, strlen(glob), 1);
+	if (!ret)
+		ret = register_ftrace_graph(gops);
+	if (ret)
+		ftrace_free_filter(&gops->ops);
+	return ret;
+}
+
+/* Leave exactly @n users registered, or none on failure. */
+static int fgb_set_users(int n)
+{
+	int ret;
+
+	lockdep_assert_held(&fgb_lock);
+	fgb_unregister();
+	for (; users < n; users++) {
+		ret = fgb_register_one(&fgb_users[users]);
 		if (ret) {
-			ftrace_free_filter(&fgb_users[i].ops);
-			fgb_unregister(i);
+			fgb_unregister();
 			return ret;
 		}
 	}
 	return 0;
 }
 
+static int users_set(const char *val, const struct kernel_param *kp)
+{
+	int n, ret;
+
+	ret = kstrtoint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n < 0 || n > FGB_MAX_USERS)
+		return -EINVAL;
+	guard(mutex)(&fgb_lock);
+	if (!fgb_live) {
+		users = n;
+		return 0;
+	}
+	return fgb_set_users(n);
+}
+
+static const struct kernel_param_ops users_ops = {
+	.set = users_set,
+	.get = param_get_int,
+};
+module_param_cb(users, &users_ops, &users, 0644);
+MODULE_PARM_DESC(users, "graph users registered on fgb_tracee (0-2)");
+
+static int __init fgb_init(void)
+{
+	int n;
+
+	guard(mutex)(&fgb_lock);
+	fgb_live = true;
+	n = users;
+	users = 0;
+	return fgb_set_users(n);
+}
+
 static void __exit fgb_exit(void)
 {
-	fgb_unregister(users);
+	guard(mutex)(&fgb_lock);
+	fgb_unregister();
 }
 
 module_init(fgb_init);
