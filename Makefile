@@ -13,7 +13,7 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn stress arches test-arm64 series bench trace-call check docs clean
+.PHONY: help setup prepare run test nodyn stress arches test-arm64 series bench bench-publish trace-call check docs clean
 .PHONY: clients-base bpf bpf-base
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
@@ -28,7 +28,9 @@ help:
 	@echo "make bpf      the kernel's BPF selftests on function hooks (test_progs, harness/test-plan-bpf) on the test kernel"
 	@echo "make bpf-base the same on the unmodified base"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
-	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph), per site of a tracer switch, shadow-stack bytes"
+	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph, fprobe), per site of a tracer switch,"
+	@echo "              shadow-stack bytes, bytes per record; a row whose hooks did not run fails the run, a passing run writes $(OUT)/bench/table.{txt,md}"
+	@echo "make bench-publish  the last passing make bench's table into README.md and harness/cover-letter.txt (between their markers)"
 	@echo "make trace-call  one hooked call of bench rows (ROWS='fgraph_1_user ...') single-stepped: instructions per function"
 	@echo "make check    checkpatch --strict over the series' own files"
 	@echo "make docs     kernel-doc over the series' files, htmldocs of Documentation/trace: no warning from ours"
@@ -123,6 +125,9 @@ series: setup
 
 bench: setup
 	$(Q)$(H)/bench.sh $(OUT)/bench
+
+bench-publish:
+	$(Q)$(H)/bench-publish.sh $(OUT)/bench
 
 ROWS ?= nr_ops_relevant=1 fgraph_1_user fprobe_entry fprobe_entry_exit
 trace-call: setup

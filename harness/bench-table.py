@@ -6,7 +6,9 @@ Reads OUTDIR/results-{base,series}.log (the guest's @@bench and @@fail
 lines, harness/guest/bench.sh) and prints the table.  A row fails if
 either kernel lacks it, could not run one of its passes (NA) or failed
 one of its checks; the table then shows FAILED and the exit status is
-1.  Only a run in which nothing failed writes OUTDIR/table.txt.
+1.  Only a complete run (every row, both kernels, nothing failed)
+writes OUTDIR/table.txt and OUTDIR/table.md, which `make bench-publish`
+puts into README.md and the cover letter.
 """
 import argparse
 import os
@@ -23,6 +25,14 @@ GOALS = {
     "record_bytes_per_site": 8,
     "fprobe_entry": 80, "fprobe_entry_exit": 200,
 }
+
+LEGEND = [
+    "Instructions per call (per site for tracer_on_off_per_site,",
+    "bytes per task or per record for the rows that say bytes, a",
+    "count for boot_records), the fewest over the passes (the median",
+    "for the stacks' bytes); ratio is series/base, goal the series'",
+    "target (x: missed).",
+]
 
 
 # Rows of memory, measured in rounds: noise moves them either way.
@@ -115,6 +125,15 @@ def text_table(rows):
     return lines
 
 
+def md_table(rows):
+    lines = ["| row | base | series | ratio | goal |",
+             "| --- | ---: | ---: | ---: | --- |"]
+    for name, b, s, g in rows:
+        lines.append(f"| `{name}` | {cell(b)} | {cell(s)} | "
+                     f"{ratio(b, s)} | {g} |")
+    return lines
+
+
 def summary(rows):
     done = [(b, s, g) for _, b, s, g in rows if b is not None and s is not None]
     worse = sum(1 for b, s, _ in done if b and s / b > 1.01)
@@ -133,6 +152,8 @@ def write(path, lines):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("outdir")
+    ap.add_argument("--header", action="append", default=[],
+                    help="a line naming the run (repeatable)")
     args = ap.parse_args()
     (base, base_done), (series, series_done) = [
         load(os.path.join(args.outdir, f"results-{v}.log"))
@@ -144,14 +165,19 @@ def main():
     text = text_table(rows)
     print("\n".join(text))
     print("\n".join(summary(rows)))
-    table = os.path.join(args.outdir, "table.txt")
-    if os.path.exists(table):
-        os.unlink(table)
+    for f in ("table.txt", "table.md"):
+        if os.path.exists(os.path.join(args.outdir, f)):
+            os.unlink(os.path.join(args.outdir, f))
     if failures or not rows:
         for f in failures or ["no row ran"]:
             print(f"[bench] FAILED {f}", file=sys.stderr)
         return 1
-    write(table, text)
+    head = args.header + LEGEND + [""]
+    write(os.path.join(args.outdir, "table.txt"), head + text)
+    # Blank lines around it: in a README the table is a block of its own.
+    write(os.path.join(args.outdir, "table.md"),
+          [""] + [h + "  " if h else h for h in head] + md_table(rows) + [""])
+    print(f"[bench] {args.outdir}/table.txt and table.md written")
     return 0
 
 

@@ -16,6 +16,7 @@
 # usage: bench.sh OUTDIR
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
 out=$(realpath -m "$1")
 mkdir -p "$out"
 top=$(dirname "$out")
@@ -55,4 +56,12 @@ for v in base series; do
 	boot $v
 done
 
-"$here/bench-table.py" "$out"
+# The tables' header names the run: when, which commit of the series,
+# which base, which QEMU.
+# shellcheck source=harness/base.env
+. "$here/base.env"
+commit=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
+qemu=$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+"$here/bench-table.py" "$out" \
+	--header "make bench of $(date -u '+%Y-%m-%d %H:%M') UTC: series $commit," \
+	--header "base $BASE_PKG $BASE_VERSION, QEMU $qemu -icount shift=0."
