@@ -30,6 +30,7 @@ help:
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph, fprobe), per site of a tracer switch,"
 	@echo "              shadow-stack bytes, bytes per record; a row whose hooks did not run fails the run, a passing run writes $(OUT)/bench/table.{txt,md}"
+	@echo "              BENCH_ROWS='fgraph_* nr_ops_relevant=1' runs only the matching rows (no table written)"
 	@echo "make bench-publish  the last passing make bench's table into README.md and harness/cover-letter.txt (between their markers)"
 	@echo "make trace-call  one hooked call of bench rows (ROWS='fgraph_1_user ...') single-stepped: instructions per function"
 	@echo "make check    checkpatch --strict over the series' own files"
@@ -124,7 +125,7 @@ series: setup
 	$(Q)$(H)/series.sh $(OUT)/series
 
 bench: setup
-	$(Q)$(H)/bench.sh $(OUT)/bench
+	$(Q)BENCH_ROWS="$(BENCH_ROWS)" $(H)/bench.sh $(OUT)/bench
 
 bench-publish:
 	$(Q)$(H)/bench-publish.sh $(OUT)/bench

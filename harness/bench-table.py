@@ -154,6 +154,8 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--header", action="append", default=[],
                     help="a line naming the run (repeatable)")
+    ap.add_argument("--partial", action="store_true",
+                    help="only some rows ran: write no table")
     args = ap.parse_args()
     (base, base_done), (series, series_done) = [
         load(os.path.join(args.outdir, f"results-{v}.log"))
@@ -172,6 +174,9 @@ def main():
         for f in failures or ["no row ran"]:
             print(f"[bench] FAILED {f}", file=sys.stderr)
         return 1
+    if args.partial:
+        print("[bench] only some rows ran (BENCH_ROWS): no table written")
+        return 0
     head = args.header + LEGEND + [""]
     write(os.path.join(args.outdir, "table.txt"), head + text)
     # Blank lines around it: in a README the table is a block of its own.

@@ -11,16 +11,38 @@
 #
 # A row's lines: "@@bench NAME NS CALLS" for each timed pass (NS is NA
 # when the pass could not run) and "@@fail NAME WHY" for each check it
-# failed; bench.sh fails a row that has either.
+# failed; bench.sh fails a row that has either.  With
+# series.rows=GLOB,... on the kernel command line only the rows that
+# match run.
 out=$1
 exec >"$out" 2>&1
+set -f
 calls=100000
+t=/sys/kernel/tracing
+mods=/lib/modules/$(uname -r)
+mod=$(find "$mods" -name ftrace-ops.ko)
+fgbmod=$(find "$mods" -name fgraph_bench.ko)
+fpbmod=$(find "$mods" -name fprobe_bench.ko)
+rows=$(sed -n 's/.*series\.rows=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
+
 fail() {
 	name=$1
 	shift
 	echo "@@fail $name $*"
 }
-mod=$(find /lib/modules/"$(uname -r)" -name ftrace-ops.ko)
+
+# Is any of the rows named wanted?
+want() {
+	[ -z "$rows" ] && return 0
+	for r in "$@"; do
+		for g in $rows; do
+			# shellcheck disable=SC2254 # $g is a glob
+			case $r in $g) return 0 ;; esac
+		done
+	done
+	return 1
+}
+
 # samples/ftrace/ftrace-ops.ko makes its calls in its init and then
 # refuses to load, by design; its log says how long they took.  insmod,
 # not modprobe: busybox modprobe tries a failing module a second time.
@@ -41,6 +63,7 @@ ops_bad() {
 row() {
 	name=$1
 	shift
+	want "$name" || return
 	ops_load "$@" check_count=1
 	if ! grep -q "Attempted $calls calls" /tmp/ops.log; then
 		fail "$name" "check_count pass: no calls made"
@@ -52,6 +75,7 @@ row() {
 		/tmp/ops.log | head -n 1)
 	echo "@@bench $name ${total:-NA} $calls"
 }
+
 # Turning the function tracer on over every site and off again, per
 # site: the cost of a full code update.  tracing_on is 0 so that the
 # callbacks running meanwhile write nothing to the buffer.  An untimed
@@ -75,7 +99,7 @@ toggle_check() {
 		"function tracer on, $off left with it off"
 }
 toggle_row() {
-	t=/sys/kernel/tracing
+	want tracer_on_off_per_site || return
 	# The sites that have a name: those without are never patched.
 	sites=$(grep -vc '^__ftrace_invalid_address__' \
 		$t/available_filter_functions)
@@ -92,6 +116,7 @@ toggle_row() {
 		echo "@@bench tracer_on_off_per_site NA $sites"
 	fi
 }
+
 # The function graph on fgraph_bench.ko's tracee: nothing hooked, the
 # function_graph tracer filtered to it (recording), one and two users
 # with entry and return callbacks.  The module refuses a run unless each
@@ -110,6 +135,7 @@ fgb_run() {
 # call as one line naming the tracee: the buffer is made large enough to
 # keep them all, and after the run must show every call.
 graph_tracer_row() {
+	want function_graph_tracer || return
 	kb=$(sed 's/.*expanded: //; s/[^0-9].*//' $t/buffer_size_kb)
 	echo 16384 > $t/buffer_size_kb
 	echo fgb_tracee > $t/set_ftrace_filter
@@ -124,17 +150,20 @@ graph_tracer_row() {
 		fail function_graph_tracer "the buffer shows $n calls, not $calls"
 }
 fgraph_rows() {
-	t=/sys/kernel/tracing
-	insmod "$fgbmod" users=0
-	fgb_run fgraph_tracee_unhooked
-	graph_tracer_row
-	rmmod fgraph_bench
+	if want fgraph_tracee_unhooked function_graph_tracer; then
+		insmod "$fgbmod" users=0
+		want fgraph_tracee_unhooked && fgb_run fgraph_tracee_unhooked
+		graph_tracer_row
+		rmmod fgraph_bench
+	fi
 	for n in 1 2; do
+		want fgraph_${n}_user_entry_return || continue
 		insmod "$fgbmod" users=$n
 		fgb_run fgraph_${n}_user_entry_return
 		rmmod fgraph_bench
 	done
 }
+
 # The memory the kernel holds for itself, in bytes, into $kmem: what
 # the page allocator gave out (MemTotal less MemFree, less the free
 # pages on the per-CPU lists, which MemFree does not count), less the
@@ -204,6 +233,8 @@ stack_row() {
 	fi
 }
 stack_rows() {
+	want fgraph_stack_bytes_per_task_on \
+		fgraph_stack_bytes_per_task_after || return
 	for _ in 1 2 3; do
 		stack_round
 	done
@@ -219,6 +250,7 @@ stack_rows() {
 # that takes the guest down then costs only the rows after it.
 fpb=/sys/module/fprobe_bench/parameters
 fprobe_row() {
+	want "$1" || return
 	if ! insmod "$fpbmod" mode="$2"; then
 		echo "@@bench $1 NA $calls"
 		fail "$1" "the probe did not register"
@@ -244,11 +276,13 @@ fprobe_rows() {
 	fprobe_row fprobe_all_functions all_entry
 	fprobe_row fprobe_all_functions_entry_exit all_entry_exit
 }
+
 # The records of the patch sites made at boot, from dyn_ftrace_total_info
 # ("RECORDS pages:PAGES groups: GROUPS" in both kernels): how many, and
 # the bytes their tables take per record.
 record_rows() {
-	t=/sys/kernel/tracing
+	want boot_records record_bytes_per_site || return
+	# shellcheck disable=SC2046 # one word per field
 	set -- $(tr ':' ' ' < $t/dyn_ftrace_total_info) NA NA NA
 	if [ "$3" = NA ] || [ "$1" = 0 ]; then
 		echo "@@bench boot_records NA 1"
@@ -259,12 +293,11 @@ record_rows() {
 	echo "@@bench boot_records $1 1"
 	echo "@@bench record_bytes_per_site $(($3 * 4096)) $1"
 }
-fgbmod=$(find /lib/modules/"$(uname -r)" -name fgraph_bench.ko)
-fpbmod=$(find /lib/modules/"$(uname -r)" -name fprobe_bench.ko)
+
 echo "@@guest $(uname -r)"
 record_rows
 stack_rows
-for pass in 1 2; do
+for _ in 1 2; do
 	row "nr_ops_relevant=0" nr_ops_relevant=0
 	row "nr_ops_relevant=1" nr_ops_relevant=1
 	row "nr_ops_relevant=2" nr_ops_relevant=2
