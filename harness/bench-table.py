@@ -26,12 +26,19 @@ GOALS = {
     "fprobe_entry": 80, "fprobe_entry_exit": 200,
 }
 
+# The goals for the tracers over a workload: at most this share of the
+# base's instructions beyond the workload's own (workload_none).
+WORKLOAD_GOALS = {
+    "workload_function": 0.6, "workload_function_off": 0.3,
+    "workload_function_graph": 0.5, "workload_function_graph_off": 0.3,
+}
+
 LEGEND = [
-    "Instructions per call (per site for tracer_on_off_per_site,",
-    "bytes per task or per record for the rows that say bytes, a",
-    "count for boot_records), the fewest over the passes (the median",
-    "for the stacks' bytes); ratio is series/base, goal the series'",
-    "target (x: missed).",
+    "Instructions per call (per round for the workload_ rows, per site",
+    "for tracer_on_off_per_site, bytes per task or per record for the",
+    "rows that say bytes, a count for boot_records), the fewest over the",
+    "passes (the median for the stacks' bytes); ratio is series/base,",
+    "goal the series' target (x: missed).",
 ]
 
 
@@ -144,6 +151,54 @@ def summary(rows):
             else "[bench] every row with a goal meets it"]
 
 
+def overheads(rows):
+    """The workload rows less the workload's own (workload_none), per
+    round: (name, base, series, ratio, goal text)."""
+    own = {n: (b, s) for n, b, s, _ in rows}.get("workload_none")
+    if not own or None in own:
+        return []
+    out = []
+    for name, b, s, _ in rows:
+        if not name.startswith("workload_") or name == "workload_none":
+            continue
+        if b is None or s is None:
+            continue
+        ob, os_ = b - own[0], s - own[1]
+        r = os_ / ob if ob > 0 else None
+        g = WORKLOAD_GOALS.get(name)
+        gs = f"<={g}" if g is not None else ""
+        if g is not None and r is not None and r > g * 1.01:
+            gs += " x"
+        out.append((name, ob, os_, r, gs))
+    return out
+
+
+def overhead_text(ov):
+    if not ov:
+        return []
+    lines = ["", "The tracers over the workload: instructions per round beyond",
+             "the workload's own (workload_none), and the series' share of",
+             "the base's.", "",
+             f"{'row':34} {'base':>8} {'series':>8} {'share':>6} {'goal':>6}"]
+    for name, b, s, r, g in ov:
+        share = f"{r:.2f}" if r is not None else ""
+        lines.append(f"{name:34} {b:8.1f} {s:8.1f} {share:>6} {g:>6}".rstrip())
+    return lines
+
+
+def overhead_md(ov):
+    if not ov:
+        return []
+    lines = ["", "The tracers over the workload, instructions per round beyond "
+             "the workload's own, and the series' share of the base's:", "",
+             "| row | base | series | share | goal |",
+             "| --- | ---: | ---: | ---: | --- |"]
+    for name, b, s, r, g in ov:
+        share = f"{r:.2f}" if r is not None else ""
+        lines.append(f"| `{name}` | {b:.1f} | {s:.1f} | {share} | {g} |")
+    return lines
+
+
 def write(path, lines):
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -164,9 +219,13 @@ def main():
     failures += [f"the {v} guest did not get to its end"
                  for v, done in (("base", base_done), ("series", series_done))
                  if not done]
-    text = text_table(rows)
+    ov = overheads(rows)
+    text = text_table(rows) + overhead_text(ov)
     print("\n".join(text))
     print("\n".join(summary(rows)))
+    missed = sum(1 for *_, g in ov if g.endswith("x"))
+    if missed:
+        print(f"[bench] {missed} workload rows short of their goal (marked x)")
     for f in ("table.txt", "table.md"):
         if os.path.exists(os.path.join(args.outdir, f)):
             os.unlink(os.path.join(args.outdir, f))
@@ -181,7 +240,8 @@ def main():
     write(os.path.join(args.outdir, "table.txt"), head + text)
     # Blank lines around it: in a README the table is a block of its own.
     write(os.path.join(args.outdir, "table.md"),
-          [""] + [h + "  " if h else h for h in head] + md_table(rows) + [""])
+          [""] + [h + "  " if h else h for h in head] + md_table(rows) +
+          overhead_md(ov) + [""])
     print(f"[bench] {args.outdir}/table.txt and table.md written")
     return 0
 

@@ -6,7 +6,8 @@
 # instructions per call of samples/ftrace/ftrace-ops.ko, per site of
 # turning the function tracer on and off, per call of the function graph
 # (harness/modules/fgraph_bench.c) and of fprobe and kprobes
-# (harness/modules/fprobe_bench.c), the shadow stacks' bytes per task
+# (harness/modules/fprobe_bench.c), per round of a syscall workload under
+# the tracers and probe events, the shadow stacks' bytes per task
 # as the kernel's memory grows with them, and the boot-time records of
 # the patch sites (how many, bytes per record), side by side, with the
 # goal the open issues set beside a row that has one

@@ -294,6 +294,95 @@ record_rows() {
 	echo "@@bench record_bytes_per_site $(($3 * 4096)) $1"
 }
 
+# The tracers over a whole workload, per round of
+# harness/guest-src/syscall_loop.c (a one-byte read of /dev/zero, a
+# one-byte write to /dev/null, a stat of /proc/self): nothing traced;
+# the function and function_graph tracers on every function, tracing on
+# and off; the function tracer on a glob; an fprobe, a %return fprobe,
+# a kprobe and a kretprobe event on vfs_read.  Each pass proves what it
+# traced: the buffer, made large enough to lose nothing, holds at least
+# $2 events per round, lost none, and shows the line the row's hooks
+# make for vfs_read; or it holds nothing where the row traces nothing or
+# tracing is off.  (Formatting every line would take the guest minutes.)
+rounds=1000
+wl_stats() {
+	# No glob: the script runs with set -f.
+	for c in $(ls $t/per_cpu); do
+		cat "$t/per_cpu/$c/stats"
+	done | awk '/^entries:/ { e += $2 } /^overrun:/ { o += $2 }
+		    END { print e + 0, o + 0 }'
+}
+wl_check() {
+	name=$1 per_round=$2 pattern=$3
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(wl_stats)
+	if [ "$per_round" = 0 ]; then
+		[ "$1" = 0 ] || fail "$name" "$1 events traced, none expected"
+		return
+	fi
+	[ "$1" -ge $((rounds * per_round)) ] && [ "$2" = 0 ] &&
+		grep -q -m 1 -e "$pattern" $t/trace && return
+	fail "$name" "$1 events ($2 lost) for $rounds rounds, at least" \
+		"$per_round a round showing '$pattern'"
+}
+wl_row() {
+	name=workload_$1 per_round=$2 pattern=$3
+	want "$name" || return 0
+	shift 3
+	"$@"
+	for _ in 1 2; do
+		echo > $t/trace
+		a=$(now_ns)
+		syscall_loop $rounds > /dev/null || fail "$name" "workload failed"
+		b=$(now_ns)
+		echo "@@bench $name $((b - a)) $rounds"
+		wl_check "$name" "$per_round" "$pattern"
+	done
+	wl_reset
+}
+wl_reset() {
+	echo nop > $t/current_tracer
+	echo 1 > $t/tracing_on
+	echo > $t/set_ftrace_filter
+	echo 0 > $t/events/enable
+	echo > $t/dynamic_events
+	echo > $t/kprobe_events
+}
+wl_tracer() { echo "$1" > $t/current_tracer; }
+wl_tracer_off() {
+	echo "$1" > $t/current_tracer
+	echo 0 > $t/tracing_on
+}
+wl_glob() {
+	echo 'vfs_*' > $t/set_ftrace_filter
+	echo function > $t/current_tracer
+}
+wl_event() {
+	echo "$1" >> "$t/$2"
+	echo 1 > $t/events/wl/enable
+}
+workload_rows() {
+	kb=$(sed 's/.*expanded: //; s/[^0-9].*//' $t/buffer_size_kb)
+	echo 65536 > $t/buffer_size_kb
+	# Each round calls vfs_read and vfs_write once, and both are in
+	# the glob; a probe event on vfs_read has one event a round.
+	wl_row none 0 '' true
+	wl_row function 20 ' vfs_read <-' wl_tracer function
+	wl_row function_off 0 '' wl_tracer_off function
+	wl_row function_graph 40 'vfs_read() {' wl_tracer function_graph
+	wl_row function_graph_off 0 '' wl_tracer_off function_graph
+	wl_row function_glob 2 ' vfs_read <-' wl_glob
+	wl_row fprobe 1 'read: (vfs_read' \
+		wl_event 'f:wl/read vfs_read count=$arg3' dynamic_events
+	wl_row fprobe_return 1 'read_ret: (.* <- vfs_read)' \
+		wl_event 'f:wl/read_ret vfs_read%return ret=$retval' dynamic_events
+	wl_row kprobe 1 'kread: (vfs_read' \
+		wl_event 'p:wl/kread vfs_read' kprobe_events
+	wl_row kretprobe 1 'kread_ret: (.* <- vfs_read)' \
+		wl_event 'r:wl/kread_ret vfs_read ret=$retval' kprobe_events
+	echo "$kb" > $t/buffer_size_kb
+}
+
 echo "@@guest $(uname -r)"
 record_rows
 stack_rows
@@ -309,5 +398,6 @@ for _ in 1 2; do
 	toggle_row
 	fgraph_rows
 done
+workload_rows
 fprobe_rows
 echo "@@done"
