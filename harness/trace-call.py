@@ -30,6 +30,15 @@ def load_symbols():
     return [a for a, _ in syms], [n for _, n in syms]
 
 
+def calls_wanted():
+    """How many calls in a row the guest asked to step (@@calls), 1 if none."""
+    with open(os.environ["TRACE_SYMS"]) as f:
+        for line in f:
+            if line.startswith("@@calls "):
+                return int(line.split()[1])
+    return 1
+
+
 def tracee_address():
     for line in open(os.environ["TRACE_SYMS"], errors="replace"):
         if line.startswith("@@tracee "):
@@ -79,6 +88,12 @@ def main():
             break
     else:
         raise gdb.GdbError("no hooked call of the tracee seen")
+    # A row may ask for the next calls too (a workload's round of calls).
+    for _ in range(calls_wanted() - 1):
+        more = one_call(tracee)
+        if more is None:
+            raise gdb.GdbError("the tracee's next call was not seen")
+        pcs += more
 
     def name(pc):
         i = bisect.bisect_right(addrs, pc) - 1

@@ -12,6 +12,10 @@
 #        fgraph_1_user, fgraph_2_user, fprobe_<mode of fprobe_bench.ko>,
 #        function_tracer, function_graph_tracer (the tracer on
 #        fgraph_bench.ko's tracee alone; with _off, tracing_on 0)
+#        event_fprobe, event_fprobe_return, event_kprobe, event_kretprobe
+#        (a probe event on fgraph_bench.ko's tracee, recording)
+#        wl_<row of make bench's workload, without workload_> (one round
+#        of syscall_loop, its three system calls from the syscall entry)
 #   KERNEL=base steps the unmodified base's bench kernel instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
