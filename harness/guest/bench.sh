@@ -316,6 +316,7 @@ wl_check() {
 	name=$1 per_round=$2 pattern=$3
 	# shellcheck disable=SC2046 # two numbers
 	set -- $(wl_stats)
+	echo "$name: $1 events, $2 lost, for $rounds rounds"
 	if [ "$per_round" = 0 ]; then
 		[ "$1" = 0 ] || fail "$name" "$1 events traced, none expected"
 		return
@@ -325,10 +326,30 @@ wl_check() {
 	fail "$name" "$1 events ($2 lost) for $rounds rounds, at least" \
 		"$per_round a round showing '$pattern'"
 }
+# Let the last row's teardown end before a row is timed: the series
+# takes the shadow stacks back in the background once the last graph
+# user or exit probe has gone (grace periods, a walk of every task),
+# which is not the next row's cost.  Wait until tracefs' fgraph_stacks
+# (the series') has held still for 3 s, at most a minute; and 3 s on
+# either kernel, so that both are timed after the same pause.
+wl_settle() {
+	prev= i=0
+	sleep 3
+	[ -r $t/fgraph_stacks ] || return 0
+	while [ $i -lt 20 ]; do
+		cur=$(cat $t/fgraph_stacks)
+		[ "$cur" = "$prev" ] && return 0
+		prev=$cur
+		sleep 3
+		i=$((i + 1))
+	done
+	echo "fgraph_stacks still changing after a minute: $cur"
+}
 wl_row() {
 	name=workload_$1 per_round=$2 pattern=$3
 	want "$name" || return 0
 	shift 3
+	wl_settle
 	"$@"
 	for _ in 1 2; do
 		echo > $t/trace
