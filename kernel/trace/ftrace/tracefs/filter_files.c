@@ -172,7 +172,7 @@ static int ffile_mod_word(struct ffile *f, char *func, char *module)
 
 /* Queue "func:cmd[:params]" to run once the request is accepted. */
 static int ffile_cmd_queue(struct ffile *f, const char *func, const char *name,
-		      const char *params)
+			   const char *params)
 {
 	struct ftrace_func_command *cmd = fcmd_find(name);
 	size_t flen = strlen(func) + 1, plen = params ? strlen(params) + 1 : 0;
@@ -243,7 +243,7 @@ static int ffile_settle(struct ffile *f, int ret)
 	ffile_keep(f);
 	if (f->tr)
 		modcache_edits_commit(&f->mod_edits, f->tr, f->exclude,
-				  f->draft);
+				      f->draft);
 	return 0;
 }
 

@@ -137,7 +137,7 @@ void modcache_list_clear(struct list_head *head)
 }
 
 static bool modcache_load_is(struct ftrace_mod_load *load, const char *func,
-			 const char *module)
+			     const char *module)
 {
 	return !strcmp(load->module, module) &&
 	       (!strcmp(func, "*") || !strcmp(load->func, func));
@@ -166,7 +166,7 @@ static void modcache_edit_free(struct modcache_edit *edit)
 
 /* "!func:mod:m" with m not loaded: forget cached filters, if any. */
 static int modcache_uncache(struct list_head *head, struct modcache_edit *edit,
-			const char *func, const char *module)
+			    const char *func, const char *module)
 {
 	struct ftrace_mod_load *load;
 	bool any = false;
@@ -184,7 +184,7 @@ static int modcache_uncache(struct list_head *head, struct modcache_edit *edit,
 
 /* "func:mod:m" matched nothing: remember it for when m loads. */
 static int modcache_cache(bool exclude, struct modcache_edit *edit,
-		      const char *func, const char *module)
+			  const char *func, const char *module)
 {
 	struct ftrace_mod_load *load;
 
@@ -215,7 +215,7 @@ static int modcache_cache(bool exclude, struct modcache_edit *edit,
  * error) or, for a removal, if nothing cached matches; or -ENOMEM.
  */
 int modcache_edit_new(struct list_head *edits, struct trace_array *tr,
-		  bool exclude, const char *func, const char *module)
+		      bool exclude, const char *func, const char *module)
 {
 	struct modcache_edit *edit = kzalloc(sizeof(*edit), GFP_KERNEL);
 
@@ -243,7 +243,7 @@ void modcache_edits_drop(struct list_head *edits)
  * filter goes straight into @draft instead of the cache.
  */
 void modcache_edits_commit(struct list_head *edits, struct trace_array *tr,
-		       bool exclude, struct ftrace_hash *draft)
+			   bool exclude, struct ftrace_hash *draft)
 {
 	struct list_head *head = modcache_list(tr, exclude);
 	struct ftrace_mod_load *load, *n;
@@ -261,7 +261,7 @@ void modcache_edits_commit(struct list_head *edits, struct trace_array *tr,
 			} else {
 				list_for_each_entry_safe(load, n, head, list)
 					if (modcache_load_is(load, edit->func,
-							 edit->module))
+							     edit->module))
 						modcache_load_free(load);
 			}
 			modcache_edit_free(edit);
@@ -339,7 +339,7 @@ struct ftrace_func_command *fcmd_find(const char *name)
 #ifdef CONFIG_MODULES
 /* Apply @tr's cached filters of @module (one set) and forget them. */
 static void modcache_apply(struct trace_array *tr, bool exclude,
-		       const char *module)
+			   const char *module)
 {
 	struct list_head *head = modcache_list(tr, exclude);
 	struct ftrace_ops *ops = tr->ops;

@@ -332,7 +332,7 @@ static int gfilter_open_notrace(struct inode *inode, struct file *file)
 }
 
 static ssize_t gfilter_write(struct file *file, const char __user *ubuf,
-			 size_t cnt, loff_t *ppos)
+			     size_t cnt, loff_t *ppos)
 {
 	struct gfilter_file *f = gfilter_of(file);
 	struct trace_parser *parser = &f->parser;

@@ -96,15 +96,15 @@ int fmatch_records(struct ftrace_hash *set, char *func, int len, char *mod);
 
 /* The filters that wait for modules: "func:mod:module" in either file. */
 static inline struct list_head *modcache_list(struct trace_array *tr,
-					  bool exclude)
+					      bool exclude)
 {
 	return exclude ? &tr->mod_notrace : &tr->mod_trace;
 }
 
 int modcache_edit_new(struct list_head *edits, struct trace_array *tr,
-		  bool exclude, const char *func, const char *module);
+		      bool exclude, const char *func, const char *module);
 void modcache_edits_commit(struct list_head *edits, struct trace_array *tr,
-		       bool exclude, struct ftrace_hash *draft);
+			   bool exclude, struct ftrace_hash *draft);
 void modcache_edits_drop(struct list_head *edits);
 /* Forget every cached filter of one list; takes ftrace_lock. */
 void modcache_list_clear(struct list_head *head);
