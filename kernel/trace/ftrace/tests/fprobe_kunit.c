@@ -293,11 +293,13 @@ static void fpb_regs_exit(struct fprobe *fp, unsigned long ip,
  */
 static noinline __noclone int fpb_tracee_dirty(int x)
 {
-	volatile unsigned long locals[48];
+	unsigned long locals[48];
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(locals); i++)
 		locals[i] = 0x5a5a5a5a5a5a5a5aUL;
+	/* Every word must reach the stack: the compiler may not drop one. */
+	barrier_data(locals);
 	return x + locals[x & 1] - 0x5a5a5a5a5a5a5a5aUL;
 }
 
@@ -1094,7 +1096,7 @@ static void fpb_krp_expect_sleeper(struct kunit *test, struct fpb_probe *p)
 	wait_for_completion(&s.entered);
 	/* Asleep, off its CPU: wait_task_inactive() says it is. */
 	while (!wait_task_inactive(s.task, TASK_UNINTERRUPTIBLE))
-		msleep(1);
+		usleep_range(1000, 2000);
 	n = stack_trace_save_tsk(s.task, entries, ARRAY_SIZE(entries), 0);
 	KUNIT_EXPECT_TRUE(test, fpb_trace_shows(entries, n, "fpb_sleeper_fn"));
 #ifdef CONFIG_HAVE_RELIABLE_STACKTRACE
