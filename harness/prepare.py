@@ -103,6 +103,19 @@ def patch_targets(patch):
     return targets
 
 
+# Path -> the mode a file the series writes gets: a file of the repository
+# keeps the repository's (ftracetest sources its .tc files: 0644), a
+# patched upstream file the base's.  Filled by desired_state().
+MODES = {}
+
+
+def file_mode(rel, data):
+    """The mode make prepare gives a file it writes."""
+    if rel in MODES:
+        return MODES[rel]
+    return 0o755 if data.startswith(b"#!") else 0o644
+
+
 def desired_state(pristine, series=True, extra=None):
     """Map kernel-relative path -> bytes (or None for 'deleted')."""
     want = {}
@@ -118,6 +131,8 @@ def series_state(pristine, want):
     for rel in overlay_files():
         with open(os.path.join(ROOT, rel), "rb") as f:
             want[rel] = f.read()
+        x = os.stat(os.path.join(ROOT, rel)).st_mode & 0o100
+        MODES[rel] = 0o755 if x else 0o644
     deleted = os.path.join(ROOT, "harness", "deleted-files")
     if os.path.exists(deleted):
         with open(deleted) as f:
@@ -166,6 +181,9 @@ def apply_patch(patch, pristine, want):
                      f"{r.stdout}{r.stderr}")
         for rel in patch_targets(patch):
             dst = os.path.join(tmp, rel)
+            base = os.path.join(pristine, rel)
+            if rel not in MODES and os.path.exists(base):
+                MODES[rel] = 0o755 if os.stat(base).st_mode & 0o100 else 0o644
             if os.path.exists(dst):
                 with open(dst, "rb") as f:
                     want[rel] = f.read()
@@ -173,13 +191,12 @@ def apply_patch(patch, pristine, want):
                 want[rel] = None
 
 
-def write_file(path, data):
+def write_file(path, data, mode):
     if os.path.lexists(path):
         os.unlink(path)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
-    mode = 0o755 if data.startswith(b"#!") else 0o644
     os.chmod(path, mode)
 
 
@@ -217,14 +234,20 @@ def sync_tree(tree, pristine, want):
     for rel, data in sorted(want.items()):
         digest = None if data is None else sha256_bytes(data)
         new[rel] = digest
-        if rel in old and old[rel] == digest:
-            continue
         dst = os.path.join(tree, rel)
+        if rel in old and old[rel] == digest:
+            # A file written before: a mode that changed is set in
+            # place (the file is ours, no hard link; its mtime stays).
+            if data is not None and os.path.exists(dst):
+                mode = file_mode(rel, data)
+                if os.stat(dst).st_mode & 0o777 != mode:
+                    os.chmod(dst, mode)
+            continue
         if data is None:
             if os.path.lexists(dst):
                 os.unlink(dst)
         else:
-            write_file(dst, data)
+            write_file(dst, data, file_mode(rel, data))
         changed += 1
     with open(manifest_path + ".tmp", "w") as f:
         json.dump(new, f, indent=0, sort_keys=True)
