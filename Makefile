@@ -13,7 +13,7 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn stress arches test-arm64 series bench bench-publish trace-call check docs clean
+.PHONY: help setup prepare run test nodyn stress arches test-arm64 series series-check bench bench-publish trace-call check docs clean
 .PHONY: clients-base bpf bpf-base
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
@@ -28,6 +28,9 @@ help:
 	@echo "make bpf      the kernel's BPF selftests on function hooks (test_progs, harness/test-plan-bpf) on the test kernel"
 	@echo "make bpf-base the same on the unmodified base"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
+	@echo "              (grouped by harness/series-map), checkpatch --strict on each"
+	@echo "make series-check  make series, then git am each patch onto the base and build what it touches;"
+	@echo "              the whole kernel after the last; the applied tree must be make prepare's"
 	@echo "make bench    base vs series: instructions per call (ftrace-ops.ko, the function graph, fprobe), per site of a tracer switch,"
 	@echo "              shadow-stack bytes, bytes per record; a row whose hooks did not run fails the run, a passing run writes $(OUT)/bench/table.{txt,md}"
 	@echo "              BENCH_ROWS='fgraph_* nr_ops_relevant=1' runs only the matching rows (no table written)"
@@ -123,6 +126,9 @@ test-arm64: prepare
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series
+
+series-check: setup
+	$(Q)$(H)/series-check.sh $(OUT)/series-check
 
 bench: setup
 	$(Q)BENCH_ROWS="$(BENCH_ROWS)" $(H)/bench.sh $(OUT)/bench
