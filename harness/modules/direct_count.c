@@ -27,6 +27,8 @@
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 
+#include "direct_count.h"
+
 static char *func = "cmdline_proc_show";
 module_param(func, charp, 0444);
 MODULE_PARM_DESC(func, "the function to hook");
@@ -49,7 +51,6 @@ static const struct kernel_param_ops atomic_ops = { .get = get_atomic };
 module_param_cb(hits, &atomic_ops, &hits, 0444);
 module_param_cb(calls, &atomic_ops, &calls, 0444);
 
-void direct_count_func(void);
 void direct_count_func(void)
 {
 	atomic_inc(&calls);
@@ -57,10 +58,7 @@ void direct_count_func(void)
 		atomic_inc(&hits);
 }
 
-void direct_count_tramp(void);
-
-asm (
-"	.pushsection    .text, \"ax\", @progbits\n"
+asm("	.pushsection    .text, \"ax\", @progbits\n"
 "	.type		direct_count_tramp, @function\n"
 "	.globl		direct_count_tramp\n"
 "   direct_count_tramp:"
