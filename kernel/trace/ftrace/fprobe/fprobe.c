@@ -190,16 +190,15 @@ static void fprobe_hook_free(struct fprobe *fp)
 	fp->hook = NULL;
 }
 
+#ifdef CONFIG_MODULES
 /*
- * Is @ip a patch site whose text stays?  A module's init text goes once
- * it is live, and the notifier took its init functions out then.
+ * Does the text at @ip stay?  A module's init text goes once it is
+ * live, and the notifier took its init functions out then.
  */
-static bool fprobe_site_live(unsigned long ip)
+static bool fprobe_text_stays(unsigned long ip)
 {
 	struct module *mod;
 
-	if (!ip || ftrace_location(ip) != ip)
-		return false;
 	guard(preempt)();
 	mod = __module_text_address(ip);
 	if (!mod)
@@ -207,6 +206,24 @@ static bool fprobe_site_live(unsigned long ip)
 	if (within_module_init(ip, mod))
 		return mod->state == MODULE_STATE_COMING;
 	return mod->state != MODULE_STATE_GOING;
+}
+#else
+/*
+ * All text is the kernel's: once its init text is freed,
+ * ftrace_location() finds no site there.
+ */
+static bool fprobe_text_stays(unsigned long ip)
+{
+	return true;
+}
+#endif
+
+/* Is @ip a patch site whose text stays? */
+static bool fprobe_site_live(unsigned long ip)
+{
+	if (!ip || ftrace_location(ip) != ip)
+		return false;
+	return fprobe_text_stays(ip);
 }
 
 /* Register @fp on @ips (sorted, no repeats). */
@@ -545,11 +562,6 @@ static bool fprobe_in_module(unsigned long ip, void *mod)
 	return within_module(ip, mod);
 }
 
-static bool fprobe_in_module_init(unsigned long ip, void *mod)
-{
-	return within_module_init(ip, mod);
-}
-
 /**
  * fprobe_cut_functions - take functions out of every probe
  * @cut: its gone() names them
@@ -584,6 +596,12 @@ void fprobe_release_mod(struct module *mod)
 	fprobe_cut_functions(&cut);
 }
 
+#ifdef CONFIG_MODULES
+static bool fprobe_in_module_init(unsigned long ip, void *mod)
+{
+	return within_module_init(ip, mod);
+}
+
 /* A module's init functions leave every probe when it is live. */
 static int fprobe_module_notify(struct notifier_block *nb,
 				unsigned long state, void *data)
@@ -607,3 +625,4 @@ static int __init fprobe_init(void)
 	return register_module_notifier(&fprobe_module_nb);
 }
 core_initcall(fprobe_init);
+#endif /* CONFIG_MODULES */
