@@ -34,6 +34,7 @@
 #include "../records.h"
 #include "../tracefs/tracefs.h"
 #include "../../trace.h"
+#include "kunit_modload.h"
 
 static noinline int ffk_tracee_a(int x)
 {
@@ -893,7 +894,7 @@ static void ffk_resume_not_a_site(struct kunit *test)
 /* A walk of one owner's tables only resumes on that owner's records. */
 static void ffk_resume_owner(struct kunit *test)
 {
-	struct module *other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	struct module *other = ftk_fake_module(test);
 	struct frec_cursor kernel = { .owned = true };
 	struct frec_cursor theirs = { .owned = true };
 	struct dyn_ftrace *in_kernel, *in_theirs;

@@ -418,15 +418,8 @@ static int fpb_site_ops(unsigned long func)
 /* Load the tracee module, again if it was; the address of its function. */
 static void *fpb_mod_load(struct kunit *test)
 {
-	void *fn;
-
-	if (!IS_ENABLED(CONFIG_FTRACE_KUNIT_MODLOAD))
-		kunit_skip(test, "no modules");
 	ftk_mod_load(test);
-	fn = __symbol_get(FTK_MOD_FUNC);
-	KUNIT_ASSERT_NOT_NULL(test, fn);
-	__symbol_put(FTK_MOD_FUNC);
-	return fn;
+	return ftk_mod_func(test);
 }
 
 /*

@@ -51,6 +51,21 @@ bool ftk_mod_loaded(void)
 }
 
 /**
+ * ftk_mod_func - the tracee module's function
+ * @test: the running case; fails unless the module is loaded
+ *
+ * Return: its address, for as long as @test keeps the module loaded.
+ */
+void *ftk_mod_func(struct kunit *test)
+{
+	void *fn = __symbol_get(FTK_MOD_FUNC);
+
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	__symbol_put(FTK_MOD_FUNC);
+	return fn;
+}
+
+/**
  * ftk_mod_unload - unload the tracee module
  *
  * Return: 0, or what the rmmod helper returned.

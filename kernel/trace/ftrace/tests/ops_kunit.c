@@ -1348,16 +1348,13 @@ static struct kunit_suite ftrace_ops_suite = {
 /* Call the module's tracee @n times; returns its ftrace location. */
 static unsigned long fok_mod_call(struct kunit *test, int n)
 {
-	int (*fn)(int x);
+	int (*fn)(int x) = ftk_mod_func(test);
 	unsigned long ip;
 	int i;
 
-	fn = __symbol_get(FTK_MOD_FUNC);
-	KUNIT_ASSERT_NOT_NULL(test, fn);
 	ip = ftrace_location((unsigned long)fn);
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, fn(i), i * 13 + 5);
-	__symbol_put(FTK_MOD_FUNC);
 	return ip;
 }
 

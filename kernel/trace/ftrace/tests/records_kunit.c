@@ -24,6 +24,7 @@
 #include "../internal.h"
 #include "../records.h"
 #include "../../trace.h"
+#include "kunit_modload.h"
 
 static noinline int frk_site_a(int x)
 {
@@ -386,7 +387,7 @@ static void frk_fake_init(struct kunit *test, struct frk_fake *f,
 {
 	unsigned int i, k;
 
-	f->owner = kunit_kzalloc(test, sizeof(*f->owner), GFP_KERNEL);
+	f->owner = ftk_fake_module(test);
 	KUNIT_ASSERT_NOT_NULL(test, f->owner);
 	f->base = ftrace_call_adjust((unsigned long)frk_text);
 	for (i = 0; i < FRK_CUT_NR; i++) {
