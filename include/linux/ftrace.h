@@ -78,6 +78,9 @@ void arch_ftrace_ops_list_func(unsigned long ip, unsigned long parent_ip,
 extern const struct ftrace_ops ftrace_nop_ops;
 extern const struct ftrace_ops ftrace_list_ops;
 struct ftrace_ops *ftrace_find_unique_ops(struct dyn_ftrace *rec);
+
+/* The ops ftrace_caller passes; declared for sparse, used from asm. */
+extern struct ftrace_ops *function_trace_op;
 #endif /* CONFIG_FUNCTION_TRACER */
 
 /* trace.c: the trace buffers early in start_kernel(), the events later. */
@@ -1560,9 +1563,6 @@ extern trace_func_graph_ent_t ftrace_graph_entry;
 void ftrace_graph_init_task(struct task_struct *t);
 void ftrace_graph_exit_task(struct task_struct *t);
 void ftrace_graph_init_idle_task(struct task_struct *t, int cpu);
-
-/* The ops ftrace_caller passes; declared for sparse, used from asm. */
-extern struct ftrace_ops *function_trace_op;
 
 /* Nestable: while paused, the arch hooks none of current's returns. */
 static inline void pause_graph_tracing(void)
