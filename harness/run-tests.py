@@ -55,7 +55,23 @@ class Case:
         return f"{self.kind}:{self.name}"
 
 
-def parse_plan(path):
+def read_config(path):
+    """The options a kernel's .config sets, to y or m."""
+    with open(path) as f:
+        return {m.group(1) for m in
+                (re.match(r"(CONFIG_\w+)=[ym]$", line.strip()) for line in f)
+                if m}
+
+
+def holds(cond, config):
+    """if=CONFIG_X: the kernel has X (y or m); if=!CONFIG_X: it has not."""
+    return (cond[1:] not in config) if cond.startswith("!") else \
+        (cond in config)
+
+
+def parse_plan(path, config=None):
+    """The plan's cases; a line whose if= conditions do not all hold on
+    @config (the kernel's options, from read_config()) is left out."""
     cases = []
     with open(path) as f:
         for n, raw in enumerate(f, 1):
@@ -72,12 +88,14 @@ def parse_plan(path):
                 continue
             if len(words) < 3:
                 sys.exit(f"{path}:{n}: want 'KIND NAME EXPECT [timeout=S] "
-                         "[cpus=N] [guest=N]'")
+                         "[cpus=N] [guest=N] [if=[!]CONFIG_X]'")
             kind, name, expect = words[:3]
             timeout = DEFAULT_TIMEOUT.get(kind, 0)
-            cpus, guest = 0, None
+            cpus, guest, conds = 0, None, []
             for w in words[3:]:
-                if w.startswith("timeout="):
+                if re.fullmatch(r"if=!?CONFIG_\w+", w):
+                    conds.append(w[3:])
+                elif w.startswith("timeout="):
                     timeout = int(w[8:])
                 elif w.startswith("cpus=") and kind in GUEST_KINDS:
                     cpus = int(w[5:])
@@ -91,6 +109,11 @@ def parse_plan(path):
                 sys.exit(f"{path}:{n}: {expect} needs '-- reason'")
             if kind not in GUEST_KINDS + ("boot", "kunit"):
                 sys.exit(f"{path}:{n}: unknown kind {kind}")
+            if conds and config is None:
+                sys.exit(f"{path}:{n}: if= needs the kernel's .config "
+                         "(--config)")
+            if not all(holds(c, config) for c in conds):
+                continue
             cases.append(Case(kind, name, expect, timeout, reason, n, cpus,
                               guest))
     return cases
@@ -472,6 +495,9 @@ def main():
     ap.add_argument("--initrd", required=True)
     ap.add_argument("--plan", default=os.path.join(ROOT, "harness",
                                                     "test-plan"))
+    ap.add_argument("--config",
+                    help="the kernel's .config, for the plan's if= "
+                    "(default: the .config of the build --kernel is in)")
     ap.add_argument("--cases", default=os.environ.get("CASES", ""),
                     help="space-separated globs over KIND:NAME")
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "test"))
@@ -489,7 +515,12 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
 
-    cases = select(parse_plan(args.plan), args.cases)
+    config_path = args.config or os.path.join(
+        os.path.dirname(os.path.abspath(args.kernel)), "..", "..", "..",
+        ".config")
+    config = read_config(config_path) if os.path.exists(config_path) \
+        else None
+    cases = select(parse_plan(args.plan, config), args.cases)
     if not cases:
         sys.exit(f"no case of the plan matches '{args.cases}'")
     runid = time.strftime("%Y%m%d-%H%M%S")
