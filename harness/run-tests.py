@@ -141,7 +141,7 @@ GUESTS = {
 
 
 def qemu_cmd(kernel, initrd, append, console, results, smp, mem,
-             arch="x86_64"):
+             arch="x86_64", cpu="max"):
     accel = os.environ.get("SERIES_ACCEL", "tcg")
     cmd = GUESTS[arch]["qemu"] + [
            "-smp", str(smp),
@@ -160,7 +160,7 @@ def qemu_cmd(kernel, initrd, append, console, results, smp, mem,
         # Multi-threaded TCG has run stale code after a text_poke_bp()
         # (an int3 oops in upstream code): one host thread for all vCPUs.
         thread = os.environ.get("SERIES_TCG_THREAD", "single")
-        cmd += ["-accel", f"tcg,thread={thread}", "-cpu", "max"]
+        cmd += ["-accel", f"tcg,thread={thread}", "-cpu", cpu]
     return cmd
 
 
@@ -218,7 +218,7 @@ def boot(args, kernel, initrd, append, console, results, cases, first, tag):
     budget = sum(c.timeout + 30 for c in cases) + \
         (args.boot_timeout if first else 300)
     cmd = qemu_cmd(kernel, initrd, append, console, results, args.smp,
-                   args.mem, args.arch)
+                   args.mem, args.arch, args.cpu)
     for path in (console, results):
         open(path, "w").close()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)
@@ -505,6 +505,8 @@ def main():
     ap.add_argument("--mem", default="2G")
     ap.add_argument("--arch", default="x86_64", choices=sorted(GUESTS),
                     help="the guest's architecture")
+    ap.add_argument("--cpu", default="max",
+                    help="the CPU model QEMU emulates under TCG")
     ap.add_argument("--append", default="")
     ap.add_argument("--boot-timeout", type=int, default=1800,
                     help="seconds the first boot may go without output")
