@@ -3,6 +3,8 @@
 # Build one flavour of the kernel (run, test or bench) out of tree, with
 # its modules and, for the test flavour, the livepatch selftest modules.
 # The make output goes to a log; progress is shown as it goes.
+# A kernel configured without modules, or without livepatch, is built
+# without the modules it has no place for.
 #
 # usage: build.sh SRC BUILD FLAVOUR
 set -euo pipefail
@@ -14,6 +16,7 @@ log=$build.log
 step() { echo "[build $flavour] $*"; }
 
 "$here/kconfig.sh" "$src" "$build" "$flavour"
+has() { grep -q "^CONFIG_$1=y" "$build/.config"; }
 
 run_make() {
 	local what=$1; shift
@@ -41,6 +44,12 @@ run_make() {
 
 : >"$log"
 step "kernel and modules in ${build#$PWD/} (log: ${log#$PWD/})"
+if ! has MODULES; then
+	# Neither ours nor the livepatch selftests' modules have a place.
+	run_make "kernel" bzImage
+	step "done (no modules): ${build#$PWD/}/arch/x86/boot/bzImage"
+	exit 0
+fi
 run_make "kernel" bzImage modules
 
 # A module's BTF is split against vmlinux's, but kbuild relinks an
@@ -61,7 +70,7 @@ bench=
 [ "$flavour" = bench ] && bench=m
 run_make "harness modules" M="$hm" HARNESS_BENCH=$bench modules
 
-if [ "$flavour" = test ]; then
+if [ "$flavour" = test ] && has LIVEPATCH; then
 	# The livepatch selftests' modules build against this tree as an
 	# external module directory; keep their objects out of the source.
 	lp=$build/livepatch-modules

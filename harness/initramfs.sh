@@ -65,17 +65,21 @@ done
 fi
 
 # Modules, stripped of DWARF (BTF stays: it is not a debug section).
-make -s -C "$src" O="$build" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 \
-	modules_install >/dev/null
-rm -f "$root/lib/modules/$krel/build" "$root/lib/modules/$krel/source"
-# External modules: the harness's own go where modprobe finds them; the
-# livepatch selftests insmod theirs from test_modules/ beside the scripts.
-mkdir -p "$root/lib/modules/$krel/extra"
-for m in "$build"/harness-modules/*.ko; do
-	[ -e "$m" ] || continue
-	$strip --strip-debug -o "$root/lib/modules/$krel/extra/$(basename "$m")" "$m"
-done
-depmod -b "$root" "$krel"
+# (A kernel configured without them has none.)
+if grep -q '^CONFIG_MODULES=y' "$build/.config"; then
+	make -s -C "$src" O="$build" INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 \
+		modules_install >/dev/null
+	rm -f "$root/lib/modules/$krel/build" "$root/lib/modules/$krel/source"
+	# External modules: the harness's own go where modprobe finds them;
+	# the livepatch selftests insmod theirs from test_modules/ beside
+	# the scripts.
+	mkdir -p "$root/lib/modules/$krel/extra"
+	for m in "$build"/harness-modules/*.ko; do
+		[ -e "$m" ] || continue
+		$strip --strip-debug -o "$root/lib/modules/$krel/extra/$(basename "$m")" "$m"
+	done
+	depmod -b "$root" "$krel"
+fi
 
 # Selftests run from the guest, as shipped in the (series-patched) tree.
 mkdir -p "$root/selftests"
