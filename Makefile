@@ -13,7 +13,7 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn stress arches test-arm64 series series-check bench bench-publish trace-call check docs clean
+.PHONY: help setup prepare run test nodyn stress configs arches test-arm64 series series-check bench bench-publish trace-call check docs clean
 .PHONY: clients-base bpf bpf-base
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
@@ -27,6 +27,8 @@ help:
 	@echo "              BPF or a direct call) on the unmodified base built with the test fragments, for comparison"
 	@echo "make bpf      the kernel's BPF selftests on function hooks (test_progs, harness/test-plan-bpf) on the test kernel"
 	@echo "make bpf-base the same on the unmodified base"
+	@echo "make configs  the configuration matrix (harness/config-matrix): each kernel built with W=1 and booted with harness/test-plan-smoke"
+	@echo "              CONFIG='NAME ...' runs only those entries"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "              (grouped by harness/series-map), checkpatch --strict on each"
 	@echo "make series-check  make series, then git am each patch onto the base and build what it touches;"
@@ -123,6 +125,11 @@ arches: prepare
 test-arm64: prepare
 	$(Q)$(H)/setup.sh --arm64-guest
 	$(Q)$(H)/test-arm64.sh $(SRC) $(OUT) "$(CASES)"
+
+# Each entry of harness/config-matrix: its kernel in $(OUT)/build-cfg-*,
+# its smoke boot's logs in $(OUT)/configs/NAME.
+configs: prepare
+	$(Q)$(H)/configs.py --src $(SRC) --out $(OUT) $(if $(CONFIG),--only "$(CONFIG)")
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series

@@ -3,6 +3,8 @@
 # Configure a build directory: tinyconfig + configs/base.config + the
 # flavour's fragment, then check that every option the fragments ask for
 # really ended up in .config (Kconfig drops unmet options silently).
+# Flavour cfg-NAME is an entry of the configuration matrix (`make
+# configs`): the test kernel with configs/matrix/NAME.config on top.
 #
 # usage: kconfig.sh SRC BUILD FLAVOUR
 # A cross-built architecture's flavour is arch-ARCH (configs/arch/), and
@@ -14,8 +16,14 @@ frags=("$here/configs/base.config" "$here/configs/$flavour.config")
 # The stress kernel is the test kernel with more checkers.
 [ "$flavour" = stress ] &&
 	frags=("$here/configs/base.config" "$here/configs/test.config" "$here/configs/stress.config")
+# A matrix fragment comes last and wins.  What it switches off takes
+# options of base.config and test.config with it: the fragment says
+# CONFIG_X=n for each of those too, so that every option the kernel
+# goes without is written down where the entry is defined.
 case "$flavour" in
 arch-*) frags=("$here/configs/arch/common.config" "$here/configs/arch/${flavour#arch-}.config") ;;
+cfg-*)	frags=("$here/configs/base.config" "$here/configs/test.config"
+	       "$here/configs/matrix/${flavour#cfg-}.config") ;;
 esac
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=("$EXTRA_CONFIG")
 
@@ -62,6 +70,10 @@ done < <(cat "${frags[@]}" | grep '^CONFIG_' |
 		END { for (i = 0; i < n; i++) print v[o[i]] }')
 if [ $bad -ne 0 ]; then
 	echo "kconfig: the fragments do not hold on this tree" >&2
+	case "$flavour" in
+	cfg-*)	echo "kconfig: an option that configs/matrix/${flavour#cfg-}.config" \
+		     "makes impossible goes in it as CONFIG_X=n" >&2 ;;
+	esac
 	exit 1
 fi
 echo "$sum" > "$build/.config-frags"
