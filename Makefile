@@ -14,7 +14,7 @@ define build_flavour
 endef
 
 .PHONY: help setup prepare run test nodyn stress configs arches test-arm64 series series-check bench bench-publish trace-call check docs clean
-.PHONY: clients-base bpf bpf-base
+.PHONY: clients-base bpf bpf-base configs-base
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
@@ -28,7 +28,8 @@ help:
 	@echo "make bpf      the kernel's BPF selftests on function hooks (test_progs, harness/test-plan-bpf) on the test kernel"
 	@echo "make bpf-base the same on the unmodified base"
 	@echo "make configs  the configuration matrix (harness/config-matrix): each kernel built with W=1 and booted with harness/test-plan-smoke"
-	@echo "              CONFIG='NAME ...' runs only those entries"
+	@echo "              CONFIG='NAME ...' runs only those entries, CASES='livepatch:*' only those cases"
+	@echo "make configs-base  the same entries built from the unmodified base, for comparison"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "              (grouped by harness/series-map), checkpatch --strict on each"
 	@echo "make series-check  make series, then git am each patch onto the base and build what it touches;"
@@ -127,9 +128,16 @@ test-arm64: prepare
 	$(Q)$(H)/test-arm64.sh $(SRC) $(OUT) "$(CASES)"
 
 # Each entry of harness/config-matrix: its kernel in $(OUT)/build-cfg-*,
-# its smoke boot's logs in $(OUT)/configs/NAME.
+# its smoke boot's logs in $(OUT)/configs/NAME.  configs-base: the same
+# entries from the unmodified base ($(OUT)/build-base-cfg-*,
+# $(OUT)/configs-base/NAME), to tell the series' failures from upstream's.
+CONFIGS_ARGS = $(if $(CONFIG),--only "$(CONFIG)") $(if $(CASES),--cases "$(CASES)")
 configs: prepare
-	$(Q)$(H)/configs.py --src $(SRC) --out $(OUT) $(if $(CONFIG),--only "$(CONFIG)")
+	$(Q)$(H)/configs.py --src $(SRC) --out $(OUT) $(CONFIGS_ARGS)
+
+configs-base: setup
+	$(Q)$(H)/prepare.py --pristine $(BASE_SRC)
+	$(Q)$(H)/configs.py --base --src $(BASE_SRC) --out $(OUT) $(CONFIGS_ARGS)
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series

@@ -13,6 +13,11 @@ build warns in a file of the series (one this repository adds: git
 ls-files under the mirrored kernel paths), or when the smoke plan fails.
 One line per entry, then "N passed, N failed"; the exit status is
 non-zero when an entry failed.
+
+With --base the same entries are built from the unmodified base
+(prepare.py --pristine) instead, in OUT/build-base-cfg-FRAGMENT, and
+booted with the same plan (the series' suites left out by their if=):
+whether a failure of an entry is the series' or upstream's.
 """
 import argparse
 import fnmatch
@@ -154,10 +159,26 @@ def our_warnings(build_log, src, build, ours, symbols):
 
 # --------------------------------------------------------------- build
 
+def build_dir(args, fragment):
+    return os.path.join(args.out, ("build-base-" if args.base else "build-")
+                        + f"cfg-{fragment}")
+
+
+def initrd_path(args, fragment):
+    return os.path.join(args.out, ("initrd-base-" if args.base else
+                                   "initrd-") + f"cfg-{fragment}.cpio.gz")
+
+
 def build(args, fragment, ours):
     """Build a fragment's kernel and initramfs; (error, detail lines)."""
     flavour = f"cfg-{fragment}"
-    bdir = os.path.join(args.out, f"build-{flavour}")
+    bdir = build_dir(args, fragment)
+    env = dict(os.environ)
+    if args.base:
+        # The base has none of the series' files, nor the Kconfig
+        # symbols of its KUnit suites.
+        ours = set()
+        env["KCONFIG_ONLY_KNOWN"] = "1"
     objects = our_objects(bdir, ours)
     # Compile the series' files again each time, so that their warnings
     # are in this build's log even when nothing else changed.
@@ -168,7 +189,7 @@ def build(args, fragment, ours):
     start = time.time()
     proc = subprocess.Popen([os.path.join(HARNESS, "build.sh"), args.src,
                              bdir, flavour], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True, env=env)
     why = []
     for line in proc.stdout:
         print(line, end="", flush=True)
@@ -182,7 +203,7 @@ def build(args, fragment, ours):
         f"{total} warning lines, {len(mine)} in the series' files")
     if mine:
         return f"{len(mine)} warnings in the series' files", mine
-    initrd = os.path.join(args.out, f"initrd-{flavour}.cpio.gz")
+    initrd = initrd_path(args, fragment)
     log(f"{fragment}: initramfs {os.path.relpath(initrd)}")
     rc = subprocess.run([os.path.join(HARNESS, "initramfs.sh"), args.src,
                          bdir, initrd]).returncode
@@ -195,17 +216,20 @@ def build(args, fragment, ours):
 
 def smoke(args, e):
     """Boot an entry's kernel with the smoke plan; (error, detail)."""
-    flavour = f"cfg-{e.fragment}"
-    bdir = os.path.join(args.out, f"build-{flavour}")
+    bdir = build_dir(args, e.fragment)
+    outdir = os.path.join(args.out, "configs-base" if args.base
+                          else "configs", e.name)
     cmd = [os.path.join(HARNESS, "run-tests.py"),
            "--kernel", os.path.join(bdir, "arch/x86/boot/bzImage"),
-           "--initrd", os.path.join(args.out, f"initrd-{flavour}.cpio.gz"),
+           "--initrd", initrd_path(args, e.fragment),
            "--config", os.path.join(bdir, ".config"),
            "--plan", os.path.join(HARNESS, "test-plan-smoke"),
-           "--out", os.path.join(args.out, "configs", e.name),
+           "--out", outdir,
            "--shards", "1", "--max-boots", "3", "--cpu", e.cpu]
     if e.append:
         cmd += ["--append", e.append]
+    if args.cases:
+        cmd += ["--cases", args.cases]
     log(f"{e.name}: smoke boot of {os.path.relpath(bdir)} (cpu {e.cpu}"
         + (f", {e.append}" if e.append else "") + ")")
     start = time.time()
@@ -239,6 +263,12 @@ def main():
                     "(default: all)")
     ap.add_argument("--list", action="store_true",
                     help="print the entries' names and exit")
+    ap.add_argument("--base", action="store_true",
+                    help="--src is the unmodified base: build and boot it "
+                    "with the entries' fragments, for comparison")
+    ap.add_argument("--cases", default="",
+                    help="only the smoke plan's cases matching these globs "
+                    "over KIND:NAME")
     args = ap.parse_args()
 
     entries = read_matrix(MATRIX)
