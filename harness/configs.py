@@ -18,6 +18,9 @@ With --base the same entries are built from the unmodified base
 (prepare.py --pristine) instead, in OUT/build-base-cfg-FRAGMENT, and
 booted with the same plan (the series' suites left out by their if=):
 whether a failure of an entry is the series' or upstream's.
+
+Each verdict is also appended to OUT/configs/results (date, commit,
+kernel, entry, verdict); harness/configs-results.md keeps the last ones.
 """
 import argparse
 import fnmatch
@@ -253,6 +256,28 @@ def smoke(args, e):
     return None, []
 
 
+def source_id():
+    """The commit the series' files come from, "+" when they differ."""
+    def git(*a):
+        return subprocess.run(["git", "-C", ROOT] + list(a),
+                              capture_output=True, text=True)
+    head = git("rev-parse", "--short=12", "HEAD").stdout.strip() or "?"
+    dirty = git("status", "--porcelain", "--", *CODE_DIRS, "patches",
+                "configs", "harness").stdout.strip()
+    return head + ("+" if dirty else "")
+
+
+def record(args, e):
+    """Append an entry's verdict to OUT/configs/results, one line a run:
+    date, commit, kernel (series or base), entry, verdict, why."""
+    path = os.path.join(args.out, "configs", "results")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "a") as f:
+        f.write("\t".join([time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+                           source_id(), "base" if args.base else "series",
+                           e.name, e.verdict, e.why]) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
@@ -288,6 +313,7 @@ def main():
         e.verdict = "FAILED" if err else "PASSED"
         e.why, e.detail = err or "", detail
         log(f"{e.name}: {e.verdict.lower()}" + (f" ({err})" if err else ""))
+        record(args, e)
 
     print("[configs] the matrix:")
     for e in chosen:
