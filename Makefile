@@ -14,14 +14,14 @@ define build_flavour
 endef
 
 .PHONY: help setup prepare run test nodyn stress configs arches test-arm64 series series-check bench bench-publish trace-call check docs clean
-.PHONY: clients-base bpf bpf-base configs-base
+.PHONY: clients-base bpf bpf-base configs-base distro
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
 	@echo "make test     build the test kernel, boot it and run the test plan (harness/test-plan)"
 	@echo "              CASES='kunit:* ftracetest:ftrace/*' runs only the matching cases"
 	@echo "make nodyn    build and boot a kernel with function tracing but no dynamic ftrace (harness/test-plan-nodyn)"
 	@echo "make stress   build and boot the stress kernel (KASAN, kmemleak, lockdep, fault injection) and run harness/test-plan-stress"
-	@echo "make arches   cross-build the series for arm64, riscv, powerpc (64le) and s390 (ARCH_ONLY=arm64: one)"
+	@echo "make arches   cross-build the series for the architectures of harness/cross-compilers (ARCH_ONLY=arm64: one)"
 	@echo "make test-arm64  build the arm64 test kernel, boot it in qemu-system-aarch64, run harness/test-plan-arm64"
 	@echo "make clients-base  the real clients' cases of the plan (trace-cmd, bpftrace, perf, BPF, livepatch with"
 	@echo "              BPF or a direct call) on the unmodified base built with the test fragments, for comparison"
@@ -30,6 +30,8 @@ help:
 	@echo "make configs  the configuration matrix (harness/config-matrix): each kernel built with W=1 and booted with harness/test-plan-smoke"
 	@echo "              CONFIG='NAME ...' runs only those entries, CASES='livepatch:*' only those cases"
 	@echo "make configs-base  the same entries built from the unmodified base, for comparison"
+	@echo "make distro   Debian's own cloud-amd64 configuration (modules off but the plan's, configs/distro.config),"
+	@echo "              built and booted with harness/test-plan-smoke"
 	@echo "make series   the series as git format-patch files with a cover letter in $(OUT)/series"
 	@echo "              (grouped by harness/series-map), checkpatch --strict on each"
 	@echo "make series-check  make series, then git am each patch onto the base and build what it touches;"
@@ -138,6 +140,12 @@ configs: prepare
 configs-base: setup
 	$(Q)$(H)/prepare.py --pristine $(BASE_SRC)
 	$(Q)$(H)/configs.py --base --src $(BASE_SRC) --out $(OUT) $(CONFIGS_ARGS)
+
+# Debian's configuration of the base, with the series: $(OUT)/build-distro,
+# the smoke boot's logs in $(OUT)/configs/distro.
+distro: prepare
+	$(Q)$(H)/setup.sh --distro
+	$(Q)$(H)/configs.py --distro --src $(SRC) --out $(OUT) $(if $(CASES),--cases "$(CASES)")
 
 series: setup
 	$(Q)$(H)/series.sh $(OUT)/series

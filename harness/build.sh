@@ -5,7 +5,8 @@
 # The make output goes to a log; progress is shown as it goes.
 # A flavour cfg-NAME (an entry of `make configs`) is the test kernel with
 # configs/matrix/NAME.config: built with W=1, and without the modules
-# its configuration has no place for.
+# its configuration has no place for.  Flavour distro is Debian's
+# configuration (harness/kconfig.sh), built as Debian builds it: no W=1.
 #
 # usage: build.sh SRC BUILD FLAVOUR
 set -euo pipefail
@@ -76,7 +77,7 @@ bench=
 [ "$flavour" = bench ] && bench=m
 run_make "harness modules" M="$hm" HARNESS_BENCH=$bench modules
 
-if [[ $flavour = test || $flavour = cfg-* ]] && has LIVEPATCH; then
+if [[ $flavour = test || $flavour = cfg-* || $flavour = distro ]] && has LIVEPATCH; then
 	# The livepatch selftests' modules build against this tree as an
 	# external module directory; keep their objects out of the source.
 	lp=$build/livepatch-modules

@@ -14,6 +14,11 @@ ls-files under the mirrored kernel paths), or when the smoke plan fails.
 One line per entry, then "N passed, N failed"; the exit status is
 non-zero when an entry failed.
 
+With --distro the one kernel built and booted is Debian's own
+configuration of the base (flavour distro, harness/kconfig.sh) with
+configs/distro.config, in OUT/build-distro, its logs in
+OUT/configs/distro: the same smoke plan on what a distribution ships.
+
 With --base the same entries are built from the unmodified base
 (prepare.py --pristine) instead, in OUT/build-base-cfg-FRAGMENT, and
 booted with the same plan (the series' suites left out by their if=):
@@ -42,9 +47,11 @@ def log(msg):
 
 
 class Entry:
-    def __init__(self, name, fragment, cpu, append):
+    def __init__(self, name, fragment, cpu, append, flavour=None):
         self.name, self.fragment = name, fragment
         self.cpu, self.append = cpu, append
+        # harness/build.sh's flavour: a matrix entry's is its fragment's.
+        self.flavour = flavour or f"cfg-{fragment}"
         self.verdict, self.why, self.detail = None, "", []
 
 
@@ -162,20 +169,19 @@ def our_warnings(build_log, src, build, ours, symbols):
 
 # --------------------------------------------------------------- build
 
-def build_dir(args, fragment):
+def build_dir(args, flavour):
     return os.path.join(args.out, ("build-base-" if args.base else "build-")
-                        + f"cfg-{fragment}")
+                        + flavour)
 
 
-def initrd_path(args, fragment):
+def initrd_path(args, flavour):
     return os.path.join(args.out, ("initrd-base-" if args.base else
-                                   "initrd-") + f"cfg-{fragment}.cpio.gz")
+                                   "initrd-") + f"{flavour}.cpio.gz")
 
 
-def build(args, fragment, ours):
-    """Build a fragment's kernel and initramfs; (error, detail lines)."""
-    flavour = f"cfg-{fragment}"
-    bdir = build_dir(args, fragment)
+def build(args, flavour, ours):
+    """Build a flavour's kernel and initramfs; (error, detail lines)."""
+    bdir = build_dir(args, flavour)
     env = dict(os.environ)
     if args.base:
         # The base has none of the series' files, nor the Kconfig
@@ -188,7 +194,8 @@ def build(args, fragment, ours):
     for o in objects:
         if os.path.exists(o):
             os.unlink(o)
-    log(f"{fragment}: building {os.path.relpath(bdir)} (W=1)")
+    log(f"{flavour}: building {os.path.relpath(bdir)}"
+        + (" (W=1)" if flavour.startswith("cfg-") else ""))
     start = time.time()
     proc = subprocess.Popen([os.path.join(HARNESS, "build.sh"), args.src,
                              bdir, flavour], stdout=subprocess.PIPE,
@@ -202,12 +209,12 @@ def build(args, fragment, ours):
         return "the kernel did not configure or build", why[-15:]
     mine, total = our_warnings(bdir + ".log", args.src, bdir, ours,
                                our_symbols(objects))
-    log(f"{fragment}: built in {(time.time() - start) / 60:.1f} min; W=1: "
+    log(f"{flavour}: built in {(time.time() - start) / 60:.1f} min: "
         f"{total} warning lines, {len(mine)} in the series' files")
     if mine:
         return f"{len(mine)} warnings in the series' files", mine
-    initrd = initrd_path(args, fragment)
-    log(f"{fragment}: initramfs {os.path.relpath(initrd)}")
+    initrd = initrd_path(args, flavour)
+    log(f"{flavour}: initramfs {os.path.relpath(initrd)}")
     rc = subprocess.run([os.path.join(HARNESS, "initramfs.sh"), args.src,
                          bdir, initrd]).returncode
     if rc != 0:
@@ -219,12 +226,12 @@ def build(args, fragment, ours):
 
 def smoke(args, e):
     """Boot an entry's kernel with the smoke plan; (error, detail)."""
-    bdir = build_dir(args, e.fragment)
+    bdir = build_dir(args, e.flavour)
     outdir = os.path.join(args.out, "configs-base" if args.base
                           else "configs", e.name)
     cmd = [os.path.join(HARNESS, "run-tests.py"),
            "--kernel", os.path.join(bdir, "arch/x86/boot/bzImage"),
-           "--initrd", initrd_path(args, e.fragment),
+           "--initrd", initrd_path(args, e.flavour),
            "--config", os.path.join(bdir, ".config"),
            "--plan", os.path.join(HARNESS, "test-plan-smoke"),
            "--out", outdir,
@@ -291,6 +298,9 @@ def main():
     ap.add_argument("--base", action="store_true",
                     help="--src is the unmodified base: build and boot it "
                     "with the entries' fragments, for comparison")
+    ap.add_argument("--distro", action="store_true",
+                    help="build and boot Debian's configuration instead "
+                    "of the matrix (make distro)")
     ap.add_argument("--cases", default="",
                     help="only the smoke plan's cases matching these globs "
                     "over KIND:NAME")
@@ -302,12 +312,15 @@ def main():
             print(e.name)
         return
     chosen = choose(entries, args.only)
+    if args.distro:
+        chosen = [Entry("distro", "debian-cloud-amd64", "max", "",
+                        flavour="distro")]
     ours = our_files()
     built = {}
     for e in chosen:
-        if e.fragment not in built:
-            built[e.fragment] = build(args, e.fragment, ours)
-        err, detail = built[e.fragment]
+        if e.flavour not in built:
+            built[e.flavour] = build(args, e.flavour, ours)
+        err, detail = built[e.flavour]
         if err is None:
             err, detail = smoke(args, e)
         e.verdict = "FAILED" if err else "PASSED"

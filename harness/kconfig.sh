@@ -5,6 +5,10 @@
 # really ended up in .config (Kconfig drops unmet options silently).
 # Flavour cfg-NAME is an entry of the configuration matrix (`make
 # configs`): the test kernel with configs/matrix/NAME.config on top.
+# Flavour distro (`make distro`) starts from Debian's own configuration
+# (base.env's DISTRO_CONFIG) with its modules switched off, instead of
+# tinyconfig, and adds configs/distro.config; only that fragment's
+# options are checked, Debian's are its own.
 #
 # usage: kconfig.sh SRC BUILD FLAVOUR
 # A cross-built architecture's flavour is arch-ARCH (configs/arch/), and
@@ -28,15 +32,35 @@ esac
 [ -n "${EXTRA_CONFIG:-}" ] && frags+=("$EXTRA_CONFIG")
 
 mkdir -p "$build"
+start=tinyconfig
+if [ "$flavour" = distro ]; then
+	. "$here/harness/base.env"
+	# Every =m of Debian's becomes "not set"; the fragment turns the
+	# plan's modules back on.
+	xz -dc "$DISTRO_CONFIG" | sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' \
+		>"$build/.config-distro"
+	frags=("$build/.config-distro" "$here/configs/distro.config")
+	start=
+fi
 # Only reconfigure when a fragment changed: a fresh .config makes make
 # rebuild far more than it has to.  A later fragment overrides an earlier.
 sum=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
 if [ -f "$build/.config" ] && [ "$(cat "$build/.config-frags" 2>/dev/null)" = "$sum" ]; then
 	exit 0
 fi
-make -s -C "$src" O="$build" tinyconfig >/dev/null
+if [ -n "$start" ]; then
+	make -s -C "$src" O="$build" "$start" >/dev/null
+else
+	cp "${frags[0]}" "$build/.config"
+fi
 "$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" "${frags[@]}" >/dev/null
 make -s -C "$src" O="$build" olddefconfig >/dev/null
+
+# The fragments whose every option must hold: Debian's configuration
+# is not one of them (olddefconfig may drop what this compiler or the
+# modules switched off make impossible).
+checked=("${frags[@]}")
+[ "$flavour" = distro ] && checked=("$here/configs/distro.config")
 
 # KCONFIG_ONLY_KNOWN=1 (the unmodified base built with the test
 # fragments, for comparison): a symbol no Kconfig file of the tree
@@ -65,7 +89,7 @@ while IFS= read -r line; do
 			echo "kconfig: asked $line, got: $got" >&2; bad=1
 		fi ;;
 	esac
-done < <(cat "${frags[@]}" | grep '^CONFIG_' |
+done < <(cat "${checked[@]}" | grep '^CONFIG_' |
 	awk -F= '{ v[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; o[n++] = $1 } }
 		END { for (i = 0; i < n; i++) print v[o[i]] }')
 if [ $bad -ne 0 ]; then

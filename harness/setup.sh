@@ -3,18 +3,20 @@
 # Install what building, booting and testing the series needs (Debian 12).
 # Does nothing when everything is there already.
 #
-# usage: setup.sh [--arches | --arm64-guest]
+# usage: setup.sh [--arches | --arm64-guest | --distro]
 # --arches also installs what `make arches` needs: the cross compilers.
+# --distro, what `make distro` needs: Debian's kernel configurations.
 # --arm64-guest, what `make test-arm64` needs: arm64's cross compiler,
 # qemu-system-aarch64, and arm64's static busybox, unpacked (not
 # installed: it would replace the host's) into the cache.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/base.env"
-arches= arm64_guest=
+arches= arm64_guest= distro=
 case "${1:-}" in
 --arches) arches=1 ;;
 --arm64-guest) arm64_guest=1 ;;
+--distro) distro=1 ;;
 esac
 cache=${SERIES_CACHE:-$HOME/.cache/ftrace-series}
 
@@ -38,6 +40,7 @@ pkgs=(
 	gcc-s390x-linux-gnu
 )
 [ -n "$arm64_guest" ] && pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
+[ -n "$distro" ] && pkgs+=("$DISTRO_PKG=$BASE_VERSION")
 
 # arm64's busybox for its guest, from Debian's busybox-static:arm64.
 arm64_busybox() {
