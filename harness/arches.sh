@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Cross-build the series for the other architectures whose ftrace code
-# it adapts (patches/arch/ARCH/): tinyconfig + configs/arch/common.config
-# + configs/arch/ARCH.config, the kernel and its modules, each with its
-# Debian cross compiler, into OUT/build-arch-ARCH.  Kconfig must keep
-# every option the fragments ask for (harness/kconfig.sh checks).
+# it adapts (patches/arch/ARCH/), each with its Debian cross compiler:
+# tinyconfig + configs/arch/common.config + configs/arch/ARCH.config, the
+# kernel and its modules (or the targets harness/cross-compilers names),
+# into OUT/build-arch-ARCH.  Kconfig must keep every option the
+# fragments ask for (harness/kconfig.sh checks).
 #
 # usage: arches.sh SRC OUT [ARCH...]   (default: every arch below)
 #        arches.sh --list                the arches, one a line
@@ -13,14 +14,13 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 jobs=${JOBS:-$(( $(nproc) + 1 ))}
 
-# Kernel ARCH, then the prefix of Debian's cross compiler for it.
-declare -A cross=(
-	[arm64]=aarch64-linux-gnu-
-	[riscv]=riscv64-linux-gnu-
-	[powerpc]=powerpc64le-linux-gnu-
-	[s390]=s390x-linux-gnu-
-)
-all=(arm64 riscv powerpc s390)
+# Each architecture's cross compiler and targets: harness/cross-compilers.
+declare -A cross=() targets=()
+all=()
+while read -r arch prefix what; do
+	cross[$arch]=$prefix targets[$arch]=$what
+	all+=("$arch")
+done < <(grep -v '^#' "$here/cross-compilers" | grep .)
 if [ "${1:-}" = --list ]; then
 	printf '%s\n' "${all[@]}"
 	exit 0
@@ -45,7 +45,7 @@ for arch in "${arches[@]}"; do
 	if ARCH=$arch CROSS_COMPILE=${cross[$arch]} \
 		"$here/kconfig.sh" "$src" "$build" "arch-$arch" >"$log" 2>&1 &&
 	   make -C "$src" O="$(realpath "$build")" ARCH="$arch" \
-		CROSS_COMPILE="${cross[$arch]}" -j"$jobs" >>"$log" 2>&1; then
+		CROSS_COMPILE="${cross[$arch]}" -j"$jobs" ${targets[$arch]} >>"$log" 2>&1; then
 		echo "PASSED   arches:$arch ($((SECONDS - start))s)"
 		passed=$((passed + 1))
 	else

@@ -63,12 +63,10 @@ configure() {
 }
 # A patch of another architecture's code is built with Debian's cross
 # compiler for it (harness/setup.sh --arches), as make arches does.
-declare -A cross=(
-	[arm64]=aarch64-linux-gnu-
-	[riscv]=riscv64-linux-gnu-
-	[powerpc]=powerpc64le-linux-gnu-
-	[s390]=s390x-linux-gnu-
-)
+declare -A cross=()
+while read -r arch prefix _; do
+	cross[$arch]=$prefix
+done < <(grep -v '^#' "$here/cross-compilers" | grep .)
 configure "$build"
 : > "$log"
 

@@ -35,10 +35,9 @@ pkgs=(
 	# later) and alabaster, the theme Documentation/conf.py defaults to.
 	python3-sphinx python3-alabaster
 )
-[ -n "$arches" ] && pkgs+=(
-	gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
-	gcc-s390x-linux-gnu
-)
+# The cross compilers: gcc-PREFIX for each of harness/cross-compilers.
+[ -n "$arches" ] && pkgs+=($(awk '!/^#/ && NF { sub(/-$/, "", $2); print "gcc-" $2 }' \
+	"$here/cross-compilers"))
 [ -n "$arm64_guest" ] && pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
 [ -n "$distro" ] && pkgs+=("$DISTRO_PKG=$BASE_VERSION")
 
