@@ -1427,6 +1427,10 @@ bool ftrace_pids_enabled(struct ftrace_ops *ops);
  * @entryfunc: called on entry; return non-zero to have @retfunc called
  *	when this call returns, 0 to leave it alone
  * @retfunc: called on return of the calls @entryfunc accepted
+ * @declinefunc: optional; true while @entryfunc would decline any call.
+ *	Asked only while this is the sole user, before a call takes a
+ *	frame, under the entry path's recursion lock: it must be cheap and
+ *	may be racy (a call it lets through still meets @entryfunc)
  * @ops: selects the functions; set its filter with ftrace_set_filter*()
  *	on &@ops before registering
  * @private: the owner's
@@ -1437,6 +1441,7 @@ bool ftrace_pids_enabled(struct ftrace_ops *ops);
 struct fgraph_ops {
 	trace_func_graph_ent_t		entryfunc;
 	trace_func_graph_ret_t		retfunc;
+	bool				(*declinefunc)(struct fgraph_ops *gops);
 	struct ftrace_ops		ops;
 	void				*private;
 	trace_func_graph_ent_t		saved_func;

@@ -62,12 +62,11 @@ fgraph_offer_each(struct ftrace_graph_ent *trace, u64 epoch,
 	return users;
 }
 
-/* The same, straight to the sole user when there is one. */
+/* The same, straight to @gops when it is the sole user (else NULL). */
 static __always_inline unsigned long
-fgraph_offer(struct ftrace_graph_ent *trace, u64 epoch, struct ftrace_regs *fregs)
+fgraph_offer(struct ftrace_graph_ent *trace, struct fgraph_ops *gops, u64 epoch,
+	     struct ftrace_regs *fregs)
 {
-	struct fgraph_ops *gops = fgraph_sole_user(epoch);
-
 	if (!gops)
 		return fgraph_offer_each(trace, epoch, fregs);
 	if (fgraph_user_wants(gops, trace->func) &&
@@ -84,15 +83,19 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 	/* Every field is set below: spare the kernel's zeroing of locals. */
 	struct fgraph_entry call __uninitialized;
 	u64 epoch = READ_ONCE(fgraph_epoch);
+	struct fgraph_ops *sole = fgraph_sole_user(epoch);
 	unsigned long users;
 	int start;
 
+	/* A sole user that declines every call now is not offered this one. */
+	if (sole && static_call(fgraph_sole_declines)(sole))
+		return -EBUSY;
 	call.ent.func = func;
 	call.frame = fgraph_frame_push(ret, func, retp, epoch, &start);
 	if (!call.frame)
 		return -EBUSY;
 	call.ent.depth = ++current->curr_ret_depth;
-	users = fgraph_offer(&call.ent, epoch, fregs);
+	users = fgraph_offer(&call.ent, sole, epoch, fregs);
 	if (!users) {
 		current->curr_ret_depth--;
 		barrier();

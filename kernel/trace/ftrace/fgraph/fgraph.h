@@ -72,6 +72,8 @@ extern unsigned long fgraph_sole_slots;
 extern u64 fgraph_sole_epoch;
 DECLARE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
 DECLARE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
+/* The sole user's declinefunc, or a return of false when it has none. */
+DECLARE_STATIC_CALL(fgraph_sole_declines, *fgraph_sole->declinefunc);
 
 /* fgraph_sole, if it may be called for a frame begun at @epoch. */
 static __always_inline struct fgraph_ops *fgraph_sole_user(u64 epoch)

@@ -36,6 +36,7 @@ unsigned long fgraph_sole_slots;
 u64 fgraph_sole_epoch;
 DEFINE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
 DEFINE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
+DEFINE_STATIC_CALL_RET0(fgraph_sole_declines, *fgraph_sole->declinefunc);
 
 /* The number of users registered; the graph caller is live while > 0. */
 int ftrace_graph_active;
@@ -301,6 +302,11 @@ static void fgraph_elect_sole(void)
 	gops = fgraph_slots[__ffs(fgraph_slots_used)];
 	static_call_update(fgraph_sole_entry, gops->entryfunc);
 	static_call_update(fgraph_sole_return, gops->retfunc);
+	if (gops->declinefunc)
+		static_call_update(fgraph_sole_declines, gops->declinefunc);
+	else
+		static_call_update(fgraph_sole_declines,
+				   (void *)__static_call_return0);
 	WRITE_ONCE(fgraph_sole_slots, fgraph_slots_used);
 	WRITE_ONCE(fgraph_sole_epoch, fgraph_slot_epoch[gops->idx]);
 	/* Pairs with fgraph_sole_user(): the calls lead to it once seen. */

@@ -365,6 +365,51 @@ static void fgt_sole_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->alt_calls, 4);
 }
 
+/* fgraph_ops.declinefunc: the user's own word, read on each call. */
+static bool fgt_declines(struct fgraph_ops *gops)
+{
+	return READ_ONCE(container_of(gops, struct fgt_user, gops)->decline);
+}
+
+/*
+ * A sole user whose declinefunc says it declines every call is not
+ * offered one: its entry callback is not called, no frame is taken and
+ * its return callback never runs.  When it says otherwise, or while a
+ * second user is registered, calls are offered as before.
+ */
+static void fgt_decline_test(struct kunit *test)
+{
+	struct fgt_user *a = fgt_user(test, fgt_tracee);
+	struct fgt_user *b = fgt_user(test, fgt_tracee);
+	int depth = current->curr_ret_stack;
+
+	a->gops.declinefunc = fgt_declines;
+	a->decline = true;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 0);
+	KUNIT_EXPECT_EQ(test, current->curr_ret_stack, depth);
+
+	WRITE_ONCE(a->decline, false);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+
+	/* Not alone: offered again, and the entry callback declines. */
+	WRITE_ONCE(a->decline, true);
+	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->returns), 1);
+
+	/* Alone again once b leaves: not offered. */
+	unregister_ftrace_graph(&b->gops);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+}
+
 /* While active, no ftrace_hash can be made: a registration that needs one fails. */
 static struct ftrace_hash *fgt_no_hash(unsigned int bits)
 {
@@ -722,6 +767,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE(fgt_sole_test),
+	KUNIT_CASE(fgt_decline_test),
 	KUNIT_CASE(fgt_register_fail_test),
 	KUNIT_CASE(fgt_unregister_nomem_test),
 	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
