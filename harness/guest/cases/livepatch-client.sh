@@ -131,11 +131,16 @@ detach() {
 	case $client in
 	bpf)
 		echo "detaching bpftrace"
+		# bpftrace 0.17 leaves its poll loop only when a signal breaks
+		# its epoll_wait(): a SIGINT that lands between two waits sets
+		# its exit flag and is lost, and it polls on.  Say it again
+		# every few seconds.
 		kill -INT $bt
 		i=0
 		while kill -0 $bt 2>/dev/null; do
 			[ $i -lt 60 ] || { stacks; fail "bpftrace did not exit"; }
 			sleep 1; i=$((i + 1))
+			[ $((i % 5)) -ne 0 ] || kill -INT $bt 2>/dev/null
 		done
 		wait $bt
 		bt=
