@@ -88,7 +88,8 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 	int start;
 
 	/* A sole user that declines every call now is not offered this one. */
-	if (sole && static_call(fgraph_sole_declines)(sole))
+	if (static_branch_unlikely(&fgraph_sole_may_decline) && sole &&
+	    static_call(fgraph_sole_declines)(sole))
 		return -EBUSY;
 	call.ent.func = func;
 	call.frame = fgraph_frame_push(ret, func, retp, epoch, &start);

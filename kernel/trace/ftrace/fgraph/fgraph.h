@@ -8,6 +8,7 @@
 #define _KERNEL_TRACE_FTRACE_FGRAPH_FGRAPH_H
 
 #include <linux/ftrace.h>
+#include <linux/jump_label.h>
 #include <linux/static_call.h>
 #include <linux/trace_recursion.h>
 #include <linux/types.h>
@@ -72,8 +73,13 @@ extern unsigned long fgraph_sole_slots;
 extern u64 fgraph_sole_epoch;
 DECLARE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
 DECLARE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
-/* The sole user's declinefunc, or a return of false when it has none. */
+/*
+ * The sole user's declinefunc, or a return of false when it has none;
+ * asked only while fgraph_sole_may_decline is on (the sole user has one),
+ * so that the users without one do not pay for the question.
+ */
 DECLARE_STATIC_CALL(fgraph_sole_declines, *fgraph_sole->declinefunc);
+DECLARE_STATIC_KEY_FALSE(fgraph_sole_may_decline);
 
 /* fgraph_sole, if it may be called for a frame begun at @epoch. */
 static __always_inline struct fgraph_ops *fgraph_sole_user(u64 epoch)

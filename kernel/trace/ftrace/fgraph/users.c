@@ -37,6 +37,7 @@ u64 fgraph_sole_epoch;
 DEFINE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
 DEFINE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
 DEFINE_STATIC_CALL_RET0(fgraph_sole_declines, *fgraph_sole->declinefunc);
+DEFINE_STATIC_KEY_FALSE(fgraph_sole_may_decline);
 
 /* The number of users registered; the graph caller is live while > 0. */
 int ftrace_graph_active;
@@ -302,11 +303,14 @@ static void fgraph_elect_sole(void)
 	gops = fgraph_slots[__ffs(fgraph_slots_used)];
 	static_call_update(fgraph_sole_entry, gops->entryfunc);
 	static_call_update(fgraph_sole_return, gops->retfunc);
-	if (gops->declinefunc)
+	if (gops->declinefunc) {
 		static_call_update(fgraph_sole_declines, gops->declinefunc);
-	else
+		static_branch_enable(&fgraph_sole_may_decline);
+	} else {
+		static_branch_disable(&fgraph_sole_may_decline);
 		static_call_update(fgraph_sole_declines,
 				   (void *)__static_call_return0);
+	}
 	WRITE_ONCE(fgraph_sole_slots, fgraph_slots_used);
 	WRITE_ONCE(fgraph_sole_epoch, fgraph_slot_epoch[gops->idx]);
 	/* Pairs with fgraph_sole_user(): the calls lead to it once seen. */
