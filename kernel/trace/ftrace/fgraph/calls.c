@@ -43,7 +43,7 @@ void fgraph_time_call(struct ftrace_graph_ent *trace)
 
 /* Offer the call to each user; return the slots of those that take it. */
 static noinline unsigned long
-fgraph_offer_each(struct ftrace_graph_ent *trace, u64 epoch,
+fgraph_offer_each(struct ftrace_graph_ent *trace, unsigned long epoch,
 		  struct ftrace_regs *fregs)
 {
 	unsigned long slots, users = 0;
@@ -64,8 +64,8 @@ fgraph_offer_each(struct ftrace_graph_ent *trace, u64 epoch,
 
 /* The same, straight to @gops when it is the sole user (else NULL). */
 static __always_inline unsigned long
-fgraph_offer(struct ftrace_graph_ent *trace, struct fgraph_ops *gops, u64 epoch,
-	     struct ftrace_regs *fregs)
+fgraph_offer(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
+	     unsigned long epoch, struct ftrace_regs *fregs)
 {
 	if (!gops)
 		return fgraph_offer_each(trace, epoch, fregs);
@@ -82,7 +82,7 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 {
 	/* Every field is set below: spare the kernel's zeroing of locals. */
 	struct fgraph_entry call __uninitialized;
-	u64 epoch = READ_ONCE(fgraph_epoch);
+	unsigned long epoch = READ_ONCE(fgraph_epoch);
 	struct fgraph_ops *sole = fgraph_sole_user(epoch);
 	unsigned long users;
 	int start;
@@ -171,7 +171,7 @@ void function_graph_hook_return(unsigned long func, unsigned long *retp,
 
 /* Tell each user in @users (slots) that took the call of @trace. */
 static noinline void fgraph_return_each(struct ftrace_graph_ret *trace,
-					unsigned long users, u64 epoch,
+					unsigned long users, unsigned long epoch,
 					struct ftrace_regs *fregs)
 {
 	for (; users; users &= users - 1) {
@@ -184,7 +184,7 @@ static noinline void fgraph_return_each(struct ftrace_graph_ret *trace,
 
 /* Tell the users in @users that took the call: straight to the sole one. */
 static __always_inline void fgraph_call_returns(struct ftrace_graph_ret *trace,
-						unsigned long users, u64 epoch,
+						unsigned long users, unsigned long epoch,
 						struct ftrace_regs *fregs)
 {
 	struct fgraph_ops *sole = fgraph_sole_user(epoch);
@@ -203,7 +203,7 @@ static __always_inline void fgraph_call_returns(struct ftrace_graph_ret *trace,
  * of nesting): the call's entry was seen, so call them all the same.
  */
 static __always_inline void fgraph_tell_return(struct ftrace_graph_ret *trace,
-					       unsigned long users, u64 epoch,
+					       unsigned long users, unsigned long epoch,
 					       struct ftrace_regs *fregs)
 {
 	int bit = fgraph_trylock(trace->func, 0);
@@ -218,22 +218,18 @@ static __always_inline void fgraph_tell_return(struct ftrace_graph_ret *trace,
 	preempt_enable_notrace();
 }
 
-/**
- * ftrace_return_to_handler - a hooked function returns
- * @fregs: its return registers, saved by return_to_handler; the return
- *	callbacks find there where it returns to, as the instruction pointer
- *
- * Return: the address the function really returns to.
+/*
+ * Pop the frame of the returning call after telling its users; @fregs
+ * (NULL where the arch has none) are its return registers.
  */
-unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
+static __always_inline unsigned long fgraph_return(struct ftrace_regs *fregs)
 {
 	struct ftrace_ret_stack *frame;
 	/* Every field is set below: spare the kernel's zeroing of locals. */
 	struct ftrace_graph_ret call __uninitialized;
 	struct ftrace_graph_ret *trace = &call;
-	unsigned long users, ret;
+	unsigned long users, ret, epoch;
 	int start;
-	u64 epoch;
 
 	start = fgraph_frame_top(&frame, &users, &epoch);
 	if (unlikely(start < 0)) {
@@ -252,7 +248,8 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
 	trace->retval = ftrace_regs_get_return_value(fregs);
 #endif
-	ftrace_regs_set_instruction_pointer(fregs, ret);
+	if (IS_ENABLED(CONFIG_HAVE_FUNCTION_GRAPH_FREGS))
+		ftrace_regs_set_instruction_pointer(fregs, ret);
 	fgraph_tell_return(trace, users, epoch, fregs);
 
 	/*
@@ -264,3 +261,32 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 	current->curr_ret_stack = start;
 	return ret;
 }
+
+#ifdef CONFIG_HAVE_FUNCTION_GRAPH_FREGS
+/**
+ * ftrace_return_to_handler - a hooked function returns
+ * @fregs: its return registers, saved by return_to_handler; the return
+ *	callbacks find there where it returns to, as the instruction pointer
+ *
+ * Return: the address the function really returns to.
+ */
+unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
+{
+	return fgraph_return(fregs);
+}
+#else
+/**
+ * ftrace_return_to_handler - a hooked function returns
+ * @frame_pointer: unused: the task's shadow stack alone says which call
+ *	returns (its top frame)
+ *
+ * For an arch whose return_to_handler saves no struct ftrace_regs: the
+ * return callbacks get NULL for them.
+ *
+ * Return: the address the function really returns to.
+ */
+unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
+{
+	return fgraph_return(NULL);
+}
+#endif

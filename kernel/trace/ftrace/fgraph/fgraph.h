@@ -32,14 +32,20 @@
  * that put its user there; a frame keeps the epoch it began in, and
  * only users whose epoch is not newer are called for it, so a user
  * that takes a slot never sees the frames of the user it replaced.
- * Epochs go up in steps of FGRAPH_EPOCH_STEP, the lowest bit of their
- * field in a frame word (fgraph/frames.h), so a frame word holds one
- * as it is.
+ * Epochs go up in steps of FGRAPH_EPOCH_STEP.  On 64-bit that is the
+ * lowest bit of their field in a frame word (fgraph/frames.h), so a
+ * frame word holds one as it is; a 32-bit frame keeps its epoch in a
+ * word of its own.  An epoch is a word, so the paths never read half
+ * of one.
  */
-#define FGRAPH_EPOCH_STEP	BIT_ULL(16)
+#ifdef CONFIG_64BIT
+#define FGRAPH_EPOCH_STEP	BIT(16)
+#else
+#define FGRAPH_EPOCH_STEP	1UL
+#endif
 extern struct fgraph_ops *fgraph_slots[FGRAPH_SLOTS];
-extern u64 fgraph_slot_epoch[FGRAPH_SLOTS];
-extern u64 fgraph_epoch;
+extern unsigned long fgraph_slot_epoch[FGRAPH_SLOTS];
+extern unsigned long fgraph_epoch;
 extern unsigned long fgraph_slots_used;
 /* Set while more than one user may be reached: each tests its filter. */
 extern bool fgraph_test_filters;
@@ -47,7 +53,8 @@ extern bool fgraph_test_filters;
 extern unsigned long fgraph_pid_slots;
 
 /* The user in @slot that may be called for a frame begun at @epoch. */
-static __always_inline struct fgraph_ops *fgraph_slot_user(int slot, u64 epoch)
+static __always_inline struct fgraph_ops *fgraph_slot_user(int slot,
+							 unsigned long epoch)
 {
 	/* Pairs with the release that publishes a user: its epoch first. */
 	struct fgraph_ops *gops = smp_load_acquire(&fgraph_slots[slot]);
@@ -70,7 +77,7 @@ void ftrace_stub_graph(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
  */
 extern struct fgraph_ops *fgraph_sole;
 extern unsigned long fgraph_sole_slots;
-extern u64 fgraph_sole_epoch;
+extern unsigned long fgraph_sole_epoch;
 DECLARE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
 DECLARE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
 /*
@@ -82,7 +89,7 @@ DECLARE_STATIC_CALL(fgraph_sole_declines, *fgraph_sole->declinefunc);
 DECLARE_STATIC_KEY_FALSE(fgraph_sole_may_decline);
 
 /* fgraph_sole, if it may be called for a frame begun at @epoch. */
-static __always_inline struct fgraph_ops *fgraph_sole_user(u64 epoch)
+static __always_inline struct fgraph_ops *fgraph_sole_user(unsigned long epoch)
 {
 	/* Pairs with the release that publishes it after its calls. */
 	struct fgraph_ops *gops = smp_load_acquire(&fgraph_sole);

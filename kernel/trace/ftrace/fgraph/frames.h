@@ -8,6 +8,7 @@
  * its first word up:
  *
  *	struct ftrace_ret_stack		FGRAPH_RET_WORDS words
+ *	(32-bit: the epoch)		(with them)
  *	frame word			tag, the users called, the epoch
  *	n words reserved by a user
  *	data word			tag, the slot, n, distance to the frame
@@ -39,33 +40,78 @@
 
 #include "fgraph.h"
 
-#define FGRAPH_RET_WORDS	\
-	DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(unsigned long))
+/* A 32-bit frame word has no room for the epoch: it has a word below. */
+#define FGF_EPOCH_WORDS		(BITS_PER_LONG == 64 ? 0 : 1)
+#define FGRAPH_RET_WORDS						\
+	(DIV_ROUND_UP(sizeof(struct ftrace_ret_stack), sizeof(unsigned long)) + \
+	 FGF_EPOCH_WORDS)
 
 /* Fields of frame and data words.  A zero word (a new stack) has no tag. */
-#define FGW_TAG			GENMASK(63, 62)
+#define FGW_TAG			GENMASK(BITS_PER_LONG - 1, BITS_PER_LONG - 2)
 #define FGW_OPEN		1UL
 #define FGW_CLOSED		2UL
 #define FGW_DATA		3UL
 #define FGW_USERS		GENMASK(FGRAPH_SLOTS - 1, 0)
-#define FGW_EPOCH		GENMASK(61, 16)
 #define FGW_SLOT		GENMASK(3, 0)
 #define FGW_WORDS		GENMASK(9, 4)
 #define FGW_DIST		GENMASK(25, 16)
 
 /*
- * The users fit FGW_USERS, the stack FGW_DIST, a reservation FGW_WORDS;
- * an epoch is its field in place (2^46 registrations before it wraps).
+ * The users fit FGW_USERS, a reservation FGW_WORDS, and FGW_DIST any
+ * distance within the frames (under FGRAPH_VARS words; 32-bit has 1,024
+ * words a stack).
+ * An epoch is its field in place on 64-bit (2^46 registrations before
+ * it wraps), a word of its own on 32-bit (2^32).
  */
 static_assert(FGRAPH_SLOTS <= 16);
-static_assert(FGRAPH_EPOCH_STEP == (FGW_EPOCH & -FGW_EPOCH));
-static_assert(FGRAPH_STACK_WORDS < (1 << 10));
+static_assert(FGRAPH_VARS <= (1 << 10));
 static_assert(FGRAPH_MAX_DATA_SIZE / sizeof(long) < (1 << 6));
 
 static inline struct ftrace_ret_stack *fgf_ret(unsigned long *stack, int start)
 {
 	return (struct ftrace_ret_stack *)&stack[start];
 }
+
+#ifdef CONFIG_64BIT
+#define FGW_EPOCH		GENMASK(61, 16)
+static_assert(FGRAPH_EPOCH_STEP == (FGW_EPOCH & -FGW_EPOCH));
+
+/* What the frame word holds of @epoch. */
+static __always_inline unsigned long fgf_epoch_bits(unsigned long epoch)
+{
+	return epoch;
+}
+
+/* Keep @epoch in the pushed frame at @start, beside its frame word. */
+static __always_inline void fgf_keep_epoch(unsigned long *stack, int start,
+					   unsigned long epoch)
+{
+}
+
+/* The epoch of the frame at @start whose frame word is @word. */
+static __always_inline unsigned long fgf_epoch(unsigned long *stack, int start,
+					       unsigned long word)
+{
+	return word & FGW_EPOCH;
+}
+#else
+static __always_inline unsigned long fgf_epoch_bits(unsigned long epoch)
+{
+	return 0;
+}
+
+static __always_inline void fgf_keep_epoch(unsigned long *stack, int start,
+					   unsigned long epoch)
+{
+	stack[start + FGRAPH_RET_WORDS - 1] = epoch;
+}
+
+static __always_inline unsigned long fgf_epoch(unsigned long *stack, int start,
+					       unsigned long word)
+{
+	return stack[start + FGRAPH_RET_WORDS - 1];
+}
+#endif
 
 static inline unsigned long fgf_tag(unsigned long word)
 {
@@ -167,7 +213,7 @@ static __always_inline unsigned long fgf_data_word(int idx, unsigned int words,
  */
 static __always_inline struct ftrace_ret_stack *
 fgraph_frame_push(unsigned long ret, unsigned long func, unsigned long *retp,
-		  u64 epoch, int *start)
+		  unsigned long epoch, int *start)
 {
 	/* Pairs with fgs_give(): a stack is published after its fields. */
 	unsigned long *stack = smp_load_acquire(&current->ret_stack);
@@ -184,7 +230,8 @@ fgraph_frame_push(unsigned long ret, unsigned long func, unsigned long *retp,
 		return NULL;
 	}
 	fgf_put_top(stack, first + FGRAPH_RET_WORDS + 1,
-		    FIELD_PREP(FGW_TAG, FGW_OPEN) | epoch);
+		    FIELD_PREP(FGW_TAG, FGW_OPEN) | fgf_epoch_bits(epoch));
+	fgf_keep_epoch(stack, first, epoch);
 	frame = fgf_ret(stack, first);
 	frame->ret = ret;
 	frame->func = func;
@@ -205,10 +252,10 @@ fgraph_frame_push(unsigned long ret, unsigned long func, unsigned long *retp,
  * @epoch: what fgraph_frame_push() was given
  */
 static __always_inline void fgraph_frame_close(int start, unsigned long users,
-					       u64 epoch)
+					       unsigned long epoch)
 {
 	WRITE_ONCE(current->ret_stack[start + FGRAPH_RET_WORDS],
-		   FIELD_PREP(FGW_TAG, FGW_CLOSED) | epoch |
+		   FIELD_PREP(FGW_TAG, FGW_CLOSED) | fgf_epoch_bits(epoch) |
 		   (users & FGW_USERS));
 }
 
@@ -222,7 +269,8 @@ static __always_inline void fgraph_frame_close(int start, unsigned long users,
  * -1 if the top of the stack is no closed frame.
  */
 static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
-					    unsigned long *users, u64 *epoch)
+					    unsigned long *users,
+					    unsigned long *epoch)
 {
 	unsigned long *stack = current->ret_stack;
 	int pos = current->curr_ret_stack;
@@ -234,10 +282,11 @@ static __always_inline int fgraph_frame_top(struct ftrace_ret_stack **frame,
 		return -1;
 	*frame = fgf_ret(stack, first);
 	*users = word & FGW_USERS;
-	*epoch = word & FGW_EPOCH;
+	*epoch = fgf_epoch(stack, first, word);
 	return first;
 }
 
+#ifdef CONFIG_FPROBE
 /*
  * The frame of an fprobe exit probe's call.  The probe's own hook pushes
  * it, not the entry path, and points the call's return at a trampoline
@@ -406,8 +455,10 @@ static __always_inline void fgraph_fprobe_drop(unsigned long *retp)
 	current->curr_ret_stack = first;
 }
 
+#endif /* CONFIG_FPROBE */
+
 /*
- * The arch's return trampoline for those frames, and what it calls
+ * The arch's return trampoline for fprobe's frames, and what it calls
  * (fprobe/calls.c) with the return registers, for the real return
  * address.
  */

@@ -26,14 +26,14 @@
 #include "fgraph.h"
 
 struct fgraph_ops *fgraph_slots[FGRAPH_SLOTS];
-u64 fgraph_slot_epoch[FGRAPH_SLOTS];
-u64 fgraph_epoch;
+unsigned long fgraph_slot_epoch[FGRAPH_SLOTS];
+unsigned long fgraph_epoch;
 unsigned long fgraph_slots_used;
 bool fgraph_test_filters;
 unsigned long fgraph_pid_slots;
 struct fgraph_ops *fgraph_sole;
 unsigned long fgraph_sole_slots;
-u64 fgraph_sole_epoch;
+unsigned long fgraph_sole_epoch;
 DEFINE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
 DEFINE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
 DEFINE_STATIC_CALL_RET0(fgraph_sole_declines, *fgraph_sole->declinefunc);
