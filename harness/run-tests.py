@@ -131,12 +131,15 @@ def select(cases, globs):
 
 # Per guest architecture: QEMU's binary and machine, the kernel's
 # console, and the device the guest writes its results to (the second
-# serial port; arm64's virt machine has one PL011, so a virtio console).
+# serial port; arm's and arm64's virt machine has one PL011, so a virtio
+# console).
 GUESTS = {
     "x86_64": {"qemu": ["qemu-system-x86_64", "-M", "q35"],
                "console": "ttyS0", "results": "/dev/ttyS1"},
     "arm64": {"qemu": ["qemu-system-aarch64", "-M", "virt"],
               "console": "ttyAMA0", "results": "/dev/hvc0"},
+    "arm": {"qemu": ["qemu-system-arm", "-M", "virt"],
+            "console": "ttyAMA0", "results": "/dev/hvc0"},
 }
 
 

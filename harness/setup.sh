@@ -3,19 +3,21 @@
 # Install what building, booting and testing the series needs (Debian 12).
 # Does nothing when everything is there already.
 #
-# usage: setup.sh [--arches | --arm64-guest | --distro]
+# usage: setup.sh [--arches | --arm64-guest | --arm-guest | --distro]
 # --arches also installs what `make arches` needs: the cross compilers.
 # --distro, what `make distro` needs: Debian's kernel configurations.
 # --arm64-guest, what `make test-arm64` needs: arm64's cross compiler,
 # qemu-system-aarch64, and arm64's static busybox, unpacked (not
 # installed: it would replace the host's) into the cache.
+# --arm-guest, the same for `make test-arm`: arm's (armhf's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/base.env"
-arches= arm64_guest= distro=
+arches= guest= distro=
 case "${1:-}" in
 --arches) arches=1 ;;
---arm64-guest) arm64_guest=1 ;;
+--arm64-guest) guest=arm64 ;;
+--arm-guest) guest=armhf ;;
 --distro) distro=1 ;;
 esac
 cache=${SERIES_CACHE:-$HOME/.cache/ftrace-series}
@@ -38,28 +40,30 @@ pkgs=(
 # The cross compilers: gcc-PREFIX for each of harness/cross-compilers.
 [ -n "$arches" ] && pkgs+=($(awk '!/^#/ && NF { sub(/-$/, "", $2); print "gcc-" $2 }' \
 	"$here/cross-compilers"))
-[ -n "$arm64_guest" ] && pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
+[ "$guest" = arm64 ] && pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
+[ "$guest" = armhf ] && pkgs+=(gcc-arm-linux-gnueabihf qemu-system-arm)
 [ -n "$distro" ] && pkgs+=("$DISTRO_PKG=$BASE_VERSION")
 
-# arm64's busybox for its guest, from Debian's busybox-static:arm64.
-arm64_busybox() {
-	local dir=$cache/busybox-arm64 sudo=
+# The guest's busybox, from Debian's busybox-static:$guest (a Debian
+# architecture: arm64, armhf).
+guest_busybox() {
+	local dir=$cache/busybox-$guest sudo=
 	[ -x "$dir/bin/busybox" ] && return 0
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		$sudo dpkg --add-architecture arm64
+	if ! dpkg --print-foreign-architectures | grep -qx "$guest"; then
+		$sudo dpkg --add-architecture "$guest"
 		$sudo apt-get update -qq
 	fi
 	local tmp
 	tmp=$(mktemp -d)
 	chmod 777 "$tmp"
-	(cd "$tmp" && apt-get download -qq busybox-static:arm64) ||
-		{ $sudo apt-get update -qq && (cd "$tmp" && apt-get download -qq busybox-static:arm64); }
+	(cd "$tmp" && apt-get download -qq "busybox-static:$guest") ||
+		{ $sudo apt-get update -qq && (cd "$tmp" && apt-get download -qq "busybox-static:$guest"); }
 	mkdir -p "$dir"
-	dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/x"
+	dpkg-deb -x "$tmp"/busybox-static_*_"$guest".deb "$tmp/x"
 	install -D -m 0755 "$tmp/x/bin/busybox" "$dir/bin/busybox"
 	rm -rf "$tmp"
-	echo "[setup] arm64 busybox in $dir/bin/busybox"
+	echo "[setup] $guest busybox in $dir/bin/busybox"
 }
 
 missing=()
@@ -74,7 +78,7 @@ for p in "${pkgs[@]}"; do
 	esac
 done
 if [ ${#missing[@]} -eq 0 ]; then
-	[ -z "$arm64_guest" ] || arm64_busybox
+	[ -z "$guest" ] || guest_busybox
 	exit 0
 fi
 
@@ -90,4 +94,4 @@ if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
 	echo "        must be re-pinned in harness/base.env on purpose." >&2
 	exit 1
 fi
-[ -z "$arm64_guest" ] || arm64_busybox
+[ -z "$guest" ] || guest_busybox
