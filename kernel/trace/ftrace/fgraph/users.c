@@ -320,11 +320,14 @@ static void fgraph_elect_sole(void)
 /*
  * One user is registered: its filter need not be tested on each call
  * while the graph's ops hooks only its functions, which a change of the
- * sets that failed half-way may not have left (the ops keeps more).
+ * sets that failed half-way may not have left (the ops keeps more).  An
+ * arch whose graph caller runs for every traced function, the other
+ * ops' too (FGRAPH_NO_DIRECT), has it tested always.
  */
 static void fgraph_one_user(void)
 {
-	WRITE_ONCE(fgraph_test_filters, !ftrace_subops_exact(&graph_ops));
+	WRITE_ONCE(fgraph_test_filters,
+		   FGRAPH_NO_DIRECT || !ftrace_subops_exact(&graph_ops));
 	fgraph_elect_sole();
 }
 

@@ -345,8 +345,12 @@ static void fgt_sole_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fgt_register(test, b), 0);
 	fgt_tracee(0);
 	unregister_ftrace_graph(&a->gops);
-	/* Left alone with exactly its functions hooked: no filter test. */
-	KUNIT_EXPECT_FALSE(test, READ_ONCE(fgraph_test_filters));
+	/*
+	 * Left alone with exactly its functions hooked: no filter test,
+	 * but where the graph caller runs for every traced function.
+	 */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(fgraph_test_filters),
+			(bool)FGRAPH_NO_DIRECT);
 	fgt_tracee(0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
@@ -363,6 +367,49 @@ static void fgt_sole_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->alt_calls, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&b->entries), 2);
 	KUNIT_EXPECT_EQ(test, b->alt_calls, 4);
+}
+
+static atomic_t fgt_ops_calls;
+
+static void fgt_ops_func(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	atomic_inc(&fgt_ops_calls);
+}
+
+static void fgt_ops_unregister(void *data)
+{
+	struct ftrace_ops *ops = data;
+
+	unregister_ftrace_function(ops);
+	ftrace_free_filter(ops);
+}
+
+/*
+ * A sole user is called for its functions only, not for those another
+ * ops hooks (on an arch whose graph caller runs for those too).
+ */
+static void fgt_sole_filter_test(struct kunit *test)
+{
+	struct fgt_user *u = fgt_user(test, fgt_tracee);
+	struct ftrace_ops *ops = kunit_kzalloc(test, sizeof(*ops), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	ops->func = fgt_ops_func;
+	KUNIT_ASSERT_EQ(test, ftrace_set_filter_ip(ops, (unsigned long)fgt_deep,
+						   0, 1), 0);
+	KUNIT_ASSERT_EQ(test, register_ftrace_function(ops), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							fgt_ops_unregister,
+							ops), 0);
+	KUNIT_ASSERT_EQ(test, fgt_register(test, u), 0);
+	atomic_set(&fgt_ops_calls, 0);
+	KUNIT_EXPECT_EQ(test, fgt_deep(2), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fgt_ops_calls), 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->entries), 0);
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&u->returns), 1);
 }
 
 /* fgraph_ops.declinefunc: the user's own word, read on each call. */
@@ -687,6 +734,7 @@ static void fgt_churn_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, late, 0);
 }
 
+#ifdef CONFIG_HAVE_FUNCTION_GRAPH_FREGS
 struct fgt_regs_user {
 	struct fgraph_ops gops;
 	unsigned long arg0;	/* the first argument, at entry */
@@ -759,6 +807,13 @@ static void fgt_regs_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, u->partial_ok);
 }
 
+#else
+static void fgt_regs_test(struct kunit *test)
+{
+	kunit_skip(test, "the arch's return_to_handler saves no ftrace_regs");
+}
+#endif
+
 static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_push_pop_test),
 	KUNIT_CASE(fgt_data_test),
@@ -767,6 +822,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE(fgt_sole_test),
+	KUNIT_CASE(fgt_sole_filter_test),
 	KUNIT_CASE(fgt_decline_test),
 	KUNIT_CASE(fgt_register_fail_test),
 	KUNIT_CASE(fgt_unregister_nomem_test),
