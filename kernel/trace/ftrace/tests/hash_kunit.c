@@ -15,7 +15,11 @@
 #include "../hash.h"
 
 /* Made-up function addresses: a text-like base, 16-byte steps. */
+#ifdef CONFIG_64BIT
 #define FHT_BASE	0xffffffff81000000UL
+#else
+#define FHT_BASE	0xc1000000UL
+#endif
 #define FHT_IP(n)	(FHT_BASE + 16UL * (n))
 
 /* Thousands of entries: long chains at the default size. */
