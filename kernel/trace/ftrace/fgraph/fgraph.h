@@ -53,8 +53,8 @@ extern bool fgraph_test_filters;
 extern unsigned long fgraph_pid_slots;
 
 /* The user in @slot that may be called for a frame begun at @epoch. */
-static __always_inline struct fgraph_ops *fgraph_slot_user(int slot,
-							 unsigned long epoch)
+static __always_inline struct fgraph_ops *
+fgraph_slot_user(int slot, unsigned long epoch)
 {
 	/* Pairs with the release that publishes a user: its epoch first. */
 	struct fgraph_ops *gops = smp_load_acquire(&fgraph_slots[slot]);
