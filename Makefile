@@ -128,11 +128,11 @@ arches: prepare
 
 test-arm64: prepare
 	$(Q)$(H)/setup.sh --arm64-guest
-	$(Q)$(H)/test-arm64.sh $(SRC) $(OUT) "$(CASES)"
+	$(Q)$(H)/test-arch.sh arm64 $(SRC) $(OUT) "$(CASES)"
 
 test-arm: prepare
 	$(Q)$(H)/setup.sh --arm-guest
-	$(Q)$(H)/test-arm.sh $(SRC) $(OUT) "$(CASES)"
+	$(Q)$(H)/test-arch.sh arm $(SRC) $(OUT) "$(CASES)"
 
 # Each entry of harness/config-matrix: its kernel in $(OUT)/build-cfg-*,
 # its smoke boot's logs in $(OUT)/configs/NAME.  configs-base: the same
