@@ -275,15 +275,11 @@ unsigned long ftrace_return_to_handler(struct ftrace_regs *fregs)
 	return fgraph_return(fregs);
 }
 #else
-/**
- * ftrace_return_to_handler - a hooked function returns
- * @frame_pointer: unused: the task's shadow stack alone says which call
- *	returns (its top frame)
- *
- * For an arch whose return_to_handler saves no struct ftrace_regs: the
- * return callbacks get NULL for them.
- *
- * Return: the address the function really returns to.
+/*
+ * The same for an arch whose return_to_handler saves no struct
+ * ftrace_regs: the return callbacks get NULL for them.  @frame_pointer
+ * is unused: the task's shadow stack alone says which call returns (its
+ * top frame).  One kernel-doc comment (above) covers both forms.
  */
 unsigned long ftrace_return_to_handler(unsigned long frame_pointer)
 {
