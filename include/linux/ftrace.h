@@ -176,9 +176,11 @@ static inline struct pt_regs *arch_ftrace_get_regs(struct ftrace_regs *fregs)
 /*
  * Changing the instruction pointer through the register set needs the
  * arch's trampoline to honour it (livepatch on WITH_ARGS arches); here
- * it is a no-op.
+ * it is a no-op unless the arch says otherwise.
  */
+#ifndef ftrace_regs_set_instruction_pointer
 #define ftrace_regs_set_instruction_pointer(fregs, ip) do { } while (0)
+#endif
 #endif /* CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS */
 
 /**

@@ -3,8 +3,9 @@
  * x86 backend of the function hooks.
  *
  * Two jobs: rewrite the 5-byte __fentry__ sites (a NOP, or a CALL to a
- * trampoline) for the core, and build per-ops trampolines by copying
- * the templates of ftrace_64.S.
+ * trampoline) for the core, and, on x86-64, build per-ops trampolines by
+ * copying the templates of ftrace_64.S.  x86-32's sites call the shared
+ * callers of ftrace_32.S.
  *
  * Every site is checked to hold exactly the bytes the core's records
  * say before it is changed; a batch is checked whole before the first
@@ -350,7 +351,54 @@ void arch_ftrace_update_code(int command)
 	ftrace_modify_all_code(command);
 }
 
-/* ------------------------------------------------ per-ops trampolines */
+/*
+ * The function the CALL at @ip calls (its start, before the ENDBR64
+ * call_dest() skipped), or NULL if there is no CALL there.
+ */
+static void *call_target_of(unsigned long ip)
+{
+	union text_poke_insn insn;
+	unsigned long dest;
+	u32 endbr;
+
+	if (copy_from_kernel_nofault(&insn, (void *)ip, CALL_INSN_SIZE))
+		return NULL;
+	if (insn.opcode != CALL_INSN_OPCODE)
+		return NULL;
+	dest = ip + CALL_INSN_SIZE + insn.disp;
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
+	    !copy_from_kernel_nofault(&endbr, (void *)(dest - ENDBR_INSN_SIZE),
+				      sizeof(endbr)) && is_endbr(endbr))
+		dest -= ENDBR_INSN_SIZE;
+	return (void *)dest;
+}
+
+/* As call_target_of(), for a CALL the templates are known to hold. */
+static void *call_target(unsigned long ip)
+{
+	void *dest = call_target_of(ip);
+
+	WARN_ON_ONCE(!dest);
+	return dest;
+}
+
+#ifdef CONFIG_X86_64
+
+/* -------------------------- x86-64 only: per-ops trampolines and chains */
+
+/**
+ * arch_ftrace_site_target - where a patched site's call goes
+ * @rec: the site's record
+ *
+ * The core reads back which of the trampolines that sites share
+ * (chains) a site calls, rather than keep it in every record.
+ *
+ * Return: the called function's start, or 0 if the site holds no CALL.
+ */
+unsigned long arch_ftrace_site_target(struct dyn_ftrace *rec)
+{
+	return (unsigned long)call_target_of(ftrace_rec_ip(rec));
+}
 
 /* One template: where its copy starts and ends and what gets patched. */
 struct hook_template {
@@ -691,72 +739,15 @@ void arch_ftrace_update_trampoline(struct ftrace_ops *ops)
 	mutex_unlock(&text_mutex);
 }
 
-/*
- * The function the CALL at @ip calls (its start, before the ENDBR64
- * call_dest() skipped), or NULL if there is no CALL there.
- */
-static void *call_target_of(unsigned long ip)
-{
-	union text_poke_insn insn;
-	unsigned long dest;
-	u32 endbr;
-
-	if (copy_from_kernel_nofault(&insn, (void *)ip, CALL_INSN_SIZE))
-		return NULL;
-	if (insn.opcode != CALL_INSN_OPCODE)
-		return NULL;
-	dest = ip + CALL_INSN_SIZE + insn.disp;
-	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
-	    !copy_from_kernel_nofault(&endbr, (void *)(dest - ENDBR_INSN_SIZE),
-				      sizeof(endbr)) && is_endbr(endbr))
-		dest -= ENDBR_INSN_SIZE;
-	return (void *)dest;
-}
-
-/* As call_target_of(), for a CALL the templates are known to hold. */
-static void *call_target(unsigned long ip)
-{
-	void *dest = call_target_of(ip);
-
-	WARN_ON_ONCE(!dest);
-	return dest;
-}
-
-/**
- * arch_ftrace_site_target - where a patched site's call goes
- * @rec: the site's record
- *
- * The core reads back which of the trampolines that sites share
- * (chains) a site calls, rather than keep it in every record.
- *
- * Return: the called function's start, or 0 if the site holds no CALL.
- */
-unsigned long arch_ftrace_site_target(struct dyn_ftrace *rec)
-{
-	return (unsigned long)call_target_of(ftrace_rec_ip(rec));
-}
-
-/**
- * arch_ftrace_trampoline_func - what a site's trampoline calls
- * @ops: the ops the site is dedicated to, or NULL
- * @rec: the site
- *
- * Return: the function called from @ops' trampoline, or from the shared
- * template @rec uses; NULL for a trampoline that is not ours.
- */
-void *arch_ftrace_trampoline_func(struct ftrace_ops *ops, struct dyn_ftrace *rec)
+/* What @ops' own trampoline calls, or NULL for one that is not ours. */
+static void *tramp_called(struct ftrace_ops *ops)
 {
 	const struct hook_template *t;
 
-	if (ops && tramp_ours(ops)) {
-		t = template_of(ops);
-		return call_target(ops->trampoline + tmpl_off(t, t->call));
-	}
-	if (ops && ops->trampoline)
+	if (!tramp_ours(ops))
 		return NULL;
-	if (rec->flags & FTRACE_FL_REGS_EN)
-		return call_target((unsigned long)ftrace_regs_call);
-	return call_target((unsigned long)ftrace_call);
+	t = template_of(ops);
+	return call_target(ops->trampoline + tmpl_off(t, t->call));
 }
 
 /**
@@ -789,6 +780,74 @@ void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
 	execmem_free((void *)addr);
 }
 
+#else /* !CONFIG_X86_64 */
+
+/*
+ * x86-32 builds no trampolines: every site calls ftrace_caller or
+ * ftrace_regs_caller (ftrace_32.S), or the graph's own caller.
+ */
+static void *tramp_called(struct ftrace_ops *ops)
+{
+	return NULL;
+}
+
+#endif /* CONFIG_X86_64 */
+
+/**
+ * arch_ftrace_trampoline_func - what a site's trampoline calls
+ * @ops: the ops the site is dedicated to, or NULL
+ * @rec: the site
+ *
+ * Return: the function called from @ops' trampoline, or from the shared
+ * template @rec uses; NULL for a trampoline that is not ours.
+ */
+void *arch_ftrace_trampoline_func(struct ftrace_ops *ops, struct dyn_ftrace *rec)
+{
+	if (ops && ops->trampoline)
+		return tramp_called(ops);
+	if (rec->flags & FTRACE_FL_REGS_EN)
+		return call_target((unsigned long)ftrace_regs_call);
+	return call_target((unsigned long)ftrace_call);
+}
+
+#if defined(CONFIG_FUNCTION_GRAPH_TRACER) && defined(CONFIG_X86_32)
+/*
+ * x86-32 has no graph ops function: the shared callers end at
+ * ftrace_graph_call, a NOP that is a jump to ftrace_graph_caller while
+ * the graph has users.  Switched inside the core's batch.
+ */
+static int graph_call_switch(bool on)
+{
+	unsigned long ip = (unsigned long)ftrace_graph_call;
+	u8 nop[MCOUNT_INSN_SIZE], jmp[MCOUNT_INSN_SIZE];
+
+	site_nop_insn(nop);
+	__text_gen_insn(jmp, JMP32_INSN_OPCODE, (void *)ip, ftrace_graph_caller,
+			JMP32_INSN_SIZE);
+	return on ? site_rewrite(ip, nop, jmp) : site_rewrite(ip, jmp, nop);
+}
+
+/**
+ * ftrace_enable_ftrace_graph_caller - send the shared callers on to the graph
+ *
+ * Return: 0, or -errno if ftrace_graph_call does not hold its NOP.
+ */
+int ftrace_enable_ftrace_graph_caller(void)
+{
+	return graph_call_switch(true);
+}
+
+/**
+ * ftrace_disable_ftrace_graph_caller - take the graph out of the shared callers
+ *
+ * Return: 0, or -errno if ftrace_graph_call does not hold the jump.
+ */
+int ftrace_disable_ftrace_graph_caller(void)
+{
+	return graph_call_switch(false);
+}
+#endif /* CONFIG_FUNCTION_GRAPH_TRACER && CONFIG_X86_32 */
+
 #endif /* CONFIG_DYNAMIC_FTRACE */
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
@@ -797,11 +856,12 @@ void arch_ftrace_trampoline_free(struct ftrace_ops *ops)
  * prepare_ftrace_return - divert a function's return to fgraph
  * @ip: the hooked function's site
  * @parent: where its return address is stored
- * @frame_pointer: unused on x86-64 (0)
+ * @frame_pointer: unused (0)
  *
- * For callers that have no registers to give the entry callbacks.  When
- * fgraph takes the call, *@parent is replaced by return_to_handler, which
- * hands the real return address back on the way out.
+ * For callers that have no registers to give the entry callbacks: all
+ * of x86-32's, through ftrace_graph_caller.  When fgraph takes the call,
+ * *@parent is replaced by return_to_handler, which hands the real return
+ * address back on the way out.
  */
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Labels inside the hook templates of ftrace_64.S, for the trampoline
- * builder in ftrace.c; the templates' entry points and call sites are
- * in <linux/ftrace.h>.
+ * Labels inside the hook code of ftrace_64.S (its templates, for the
+ * trampoline builder in ftrace.c) and ftrace_32.S; the entry points and
+ * call sites the core knows are in <linux/ftrace.h>.
  */
 #ifndef _X86_KERNEL_FTRACE_HOOKS_H
 #define _X86_KERNEL_FTRACE_HOOKS_H
@@ -20,6 +20,9 @@
 #define FTRACE_CT_RCU_WATCHING		4	/* CT_RCU_WATCHING */
 
 #ifndef __ASSEMBLY__
+
+/* x86-32: the NOP at the end of the shared callers, or a jump to the graph. */
+void ftrace_graph_call(void);
 
 /* Where the copied part of each template ends. */
 void ftrace_caller_end(void);

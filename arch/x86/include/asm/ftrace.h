@@ -45,10 +45,15 @@ struct ftrace_ops;
 /* The template an ops' trampoline is a copy of, for the ORC unwinder. */
 unsigned long arch_ftrace_tramp_template(struct ftrace_ops *ops);
 
+#ifdef CONFIG_X86_64
 struct dyn_ftrace;
-/* Where a site's call goes now, for sites that share a trampoline. */
+/*
+ * Where a site's call goes now, for sites that share a trampoline (a
+ * chain: x86-32 builds none).
+ */
 unsigned long arch_ftrace_site_target(struct dyn_ftrace *rec);
 #define arch_ftrace_site_target arch_ftrace_site_target
+#endif
 #endif
 
 /* The __mcount_loc entries already point at the call itself. */
@@ -57,9 +62,22 @@ static inline unsigned long ftrace_call_adjust(unsigned long addr)
 	return addr;
 }
 
-#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
-
 #include <linux/ftrace_regs.h>
+
+#define ftrace_regs_set_instruction_pointer ftrace_regs_set_instruction_pointer
+/*
+ * The shared trampolines, and those of IPMODIFY, OVERRIDE and SAVE_REGS
+ * ops, return to whatever regs.ip holds after the hooks.  x86-32's
+ * return_to_handler leaves it 0 for the function graph to set.
+ */
+static __always_inline void
+ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs,
+				    unsigned long ip)
+{
+	arch_ftrace_regs(fregs)->regs.ip = ip;
+}
+
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 
 /*
  * struct ftrace_regs is a struct pt_regs here. The trampolines fill all
@@ -92,18 +110,6 @@ arch_ftrace_fill_perf_regs(struct ftrace_regs *fregs, struct pt_regs *regs)
 	regs->sp = src->sp;
 	regs->cs = __KERNEL_CS;
 	regs->flags = 0;
-}
-
-#define ftrace_regs_set_instruction_pointer ftrace_regs_set_instruction_pointer
-/*
- * The shared trampolines, and those of IPMODIFY, OVERRIDE and SAVE_REGS
- * ops, return to whatever regs.ip holds after the hooks.
- */
-static __always_inline void
-ftrace_regs_set_instruction_pointer(struct ftrace_regs *fregs,
-				    unsigned long ip)
-{
-	arch_ftrace_regs(fregs)->regs.ip = ip;
 }
 
 struct ftrace_ops;
@@ -151,7 +157,9 @@ struct dyn_arch_ftrace {
 void prepare_ftrace_return(unsigned long ip, unsigned long *parent,
 			   unsigned long frame_pointer);
 
-#if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_DYNAMIC_FTRACE)
+/* Only x86-64 builds trampolines, which end up read-only. */
+#if defined(CONFIG_FUNCTION_TRACER) && defined(CONFIG_DYNAMIC_FTRACE) && \
+	defined(CONFIG_X86_64)
 void set_ftrace_ops_ro(void);
 #else
 static inline void set_ftrace_ops_ro(void) { }
