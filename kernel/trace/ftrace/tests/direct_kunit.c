@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite ftrace_direct: direct calls (direct.c), with
- * trampolines of its own that count their calls.  x86_64 only.
+ * trampolines of its own that count their calls.  x86 only.
  *
  *  - a direct site calls its trampoline alone or, shared, through the
  *    list function; a modify moves it while shared and alone, and the
@@ -24,9 +24,16 @@
 #include "../dispatch.h"
 #include "start_kunit.h"
 
-#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && defined(CONFIG_X86_64)
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS) && defined(CONFIG_X86)
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
+
+/* The count of trampoline @n: RIP-relative on x86-64, absolute on x86-32. */
+#ifdef CONFIG_X86_64
+# define FAK_DIRECT_COUNT(n)	"fak_direct_calls+" #n "(%rip)"
+#else
+# define FAK_DIRECT_COUNT(n)	"fak_direct_calls+" #n
+#endif
 
 /*
  * Two direct trampolines that count their calls and return, leaving
@@ -40,7 +47,7 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "fak_direct_one:\n"
 	ASM_ENDBR
 	CALL_DEPTH_ACCOUNT
-"	lock incl	fak_direct_calls(%rip)\n"
+"	lock incl	" FAK_DIRECT_COUNT(0) "\n"
 	ASM_RET
 "	.size		fak_direct_one, .-fak_direct_one\n"
 "	.type		fak_direct_two, @function\n"
@@ -48,7 +55,7 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "fak_direct_two:\n"
 	ASM_ENDBR
 	CALL_DEPTH_ACCOUNT
-"	lock incl	fak_direct_calls+4(%rip)\n"
+"	lock incl	" FAK_DIRECT_COUNT(4) "\n"
 	ASM_RET
 "	.size		fak_direct_two, .-fak_direct_two\n"
 "	.popsection\n"
@@ -299,7 +306,7 @@ static struct kunit_suite ftrace_direct_suite = {
 };
 
 kunit_test_suite(ftrace_direct_suite);
-#endif /* direct calls on x86_64 */
+#endif /* direct calls on x86 */
 
 MODULE_DESCRIPTION("KUnit tests for ftrace direct calls");
 MODULE_LICENSE("GPL");
