@@ -13,7 +13,7 @@ define build_flavour
 	$(Q)$(H)/initramfs.sh $(SRC) $(OUT)/build-$(1) $(OUT)/initrd-$(1).cpio.gz
 endef
 
-.PHONY: help setup prepare run test nodyn stress configs arches test-arm64 test-arm series series-check bench bench-publish trace-call check docs clean
+.PHONY: help setup prepare run test nodyn stress configs arches test-arm64 test-arm test-i386 series series-check bench bench-publish trace-call check docs clean
 .PHONY: clients-base bpf bpf-base configs-base distro
 help:
 	@echo "make run      set up, build the demo kernel, boot it in QEMU and show the hooks at work"
@@ -24,6 +24,7 @@ help:
 	@echo "make arches   cross-build the series for the architectures of harness/cross-compilers (ARCH_ONLY=arm64: one)"
 	@echo "make test-arm64  build the arm64 test kernel, boot it in qemu-system-aarch64, run harness/test-plan-arm64"
 	@echo "make test-arm  build the 32-bit arm test kernel, boot it in qemu-system-arm, run harness/test-plan-arm"
+	@echo "make test-i386  build the x86-32 test kernel, boot it in qemu-system-i386, run harness/test-plan-i386"
 	@echo "make clients-base  the real clients' cases of the plan (trace-cmd, bpftrace, perf, BPF, livepatch with"
 	@echo "              BPF or a direct call) on the unmodified base built with the test fragments, for comparison"
 	@echo "make bpf      the kernel's BPF selftests on function hooks (test_progs, harness/test-plan-bpf) on the test kernel"
@@ -133,6 +134,10 @@ test-arm64: prepare
 test-arm: prepare
 	$(Q)$(H)/setup.sh --arm-guest
 	$(Q)$(H)/test-arch.sh arm $(SRC) $(OUT) "$(CASES)"
+
+test-i386: prepare
+	$(Q)$(H)/setup.sh --i386-guest
+	$(Q)$(H)/test-arch.sh i386 $(SRC) $(OUT) "$(CASES)"
 
 # Each entry of harness/config-matrix: its kernel in $(OUT)/build-cfg-*,
 # its smoke boot's logs in $(OUT)/configs/NAME.  configs-base: the same

@@ -136,6 +136,8 @@ def select(cases, globs):
 GUESTS = {
     "x86_64": {"qemu": ["qemu-system-x86_64", "-M", "q35"],
                "console": "ttyS0", "results": "/dev/ttyS1"},
+    "i386": {"qemu": ["qemu-system-i386", "-M", "q35"],
+             "console": "ttyS0", "results": "/dev/ttyS1"},
     "arm64": {"qemu": ["qemu-system-aarch64", "-M", "virt"],
               "console": "ttyAMA0", "results": "/dev/hvc0"},
     "arm": {"qemu": ["qemu-system-arm", "-M", "virt"],
@@ -151,7 +153,7 @@ def qemu_cmd(kernel, initrd, append, console, results, smp, mem,
            "-m", mem, "-nodefaults", "-display", "none", "-no-reboot",
            "-kernel", kernel, "-initrd", initrd, "-append", append,
            "-serial", f"file:{console}"]
-    if arch == "x86_64":
+    if GUESTS[arch]["results"] == "/dev/ttyS1":
         cmd += ["-serial", f"file:{results}"]
     else:
         cmd += ["-device", "virtio-serial-device",

@@ -3,13 +3,15 @@
 # Install what building, booting and testing the series needs (Debian 12).
 # Does nothing when everything is there already.
 #
-# usage: setup.sh [--arches | --arm64-guest | --arm-guest | --distro]
+# usage: setup.sh [--arches | --arm64-guest | --arm-guest | --i386-guest |
+#                  --distro]
 # --arches also installs what `make arches` needs: the cross compilers.
 # --distro, what `make distro` needs: Debian's kernel configurations.
 # --arm64-guest, what `make test-arm64` needs: arm64's cross compiler,
 # qemu-system-aarch64, and arm64's static busybox, unpacked (not
 # installed: it would replace the host's) into the cache.
 # --arm-guest, the same for `make test-arm`: arm's (armhf's).
+# --i386-guest, the same for `make test-i386` (its QEMU is x86's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/base.env"
@@ -18,6 +20,7 @@ case "${1:-}" in
 --arches) arches=1 ;;
 --arm64-guest) guest=arm64 ;;
 --arm-guest) guest=armhf ;;
+--i386-guest) guest=i386 ;;
 --distro) distro=1 ;;
 esac
 cache=${SERIES_CACHE:-$HOME/.cache/ftrace-series}
@@ -42,10 +45,11 @@ pkgs=(
 	"$here/cross-compilers"))
 [ "$guest" = arm64 ] && pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm)
 [ "$guest" = armhf ] && pkgs+=(gcc-arm-linux-gnueabihf qemu-system-arm)
+[ "$guest" = i386 ] && pkgs+=(gcc-i686-linux-gnu)
 [ -n "$distro" ] && pkgs+=("$DISTRO_PKG=$BASE_VERSION")
 
 # The guest's busybox, from Debian's busybox-static:$guest (a Debian
-# architecture: arm64, armhf).
+# architecture: arm64, armhf, i386).
 guest_busybox() {
 	local dir=$cache/busybox-$guest sudo=
 	[ -x "$dir/bin/busybox" ] && return 0
