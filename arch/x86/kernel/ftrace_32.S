@@ -74,6 +74,20 @@
 .endm
 
 /*
+ * regs_restore - take back the registers of a pt_regs on top of the
+ * stack from bx up to bp, which a handler may have changed; ax (the next
+ * word) is left to the caller, which may need it as a scratch register.
+ */
+.macro regs_restore
+	popl	%ebx
+	popl	%ecx
+	popl	%edx
+	popl	%esi
+	popl	%edi
+	popl	%ebp
+.endm
+
+/*
  * Bytes between %esp and the site's return address (the word above it
  * is the hooked function's own return address): in ftrace_caller, the
  * saved arguments and the fregs argument; in ftrace_regs_caller, the
@@ -176,12 +190,7 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 	jne	.Lregs_moved
 
 	/* No: take back what a handler may have changed, and go on. */
-	popl	%ebx
-	popl	%ecx
-	popl	%edx
-	popl	%esi
-	popl	%edi
-	popl	%ebp
+	regs_restore
 	popl	%eax
 	leal	PTREGS_SIZE-PT_DS+HOOK_FP_FRAMES(%esp), %esp
 	jmp	.Lhook_return
@@ -206,12 +215,7 @@ SYM_INNER_LABEL(ftrace_regs_call, SYM_L_GLOBAL)
 1:	movl	PT_EAX(%esp), %ecx
 	movl	%ecx, -4(%eax)
 	subl	$4, %eax
-	popl	%ebx
-	popl	%ecx
-	popl	%edx
-	popl	%esi
-	popl	%edi
-	popl	%ebp
+	regs_restore
 	movl	%eax, %esp
 	popl	%eax
 	RET
