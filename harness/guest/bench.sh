@@ -306,8 +306,8 @@ record_rows() {
 # tracing is off.  (Formatting every line would take the guest minutes.)
 # syscall_loop times its rounds itself: the program's start and exit and
 # a clock read by another program would be in the pass, and they vary
-# (by up to a million instructions, on either kernel, with what ran just
-# before) by more than a probe event costs over the whole pass.
+# (by 1.0 to 1.4 million instructions, on either kernel, with what ran
+# just before) by more than a probe event costs over the whole pass.
 rounds=1000
 wl_stats() {
 	# No glob: the script runs with set -f.
