@@ -389,7 +389,9 @@ def strip_ts(line):
 
 
 def boot_results(console):
-    """'Testing X: PASSED' lines of the boot-time selftests."""
+    """'Testing X: PASSED' lines of the boot-time selftests, and the ring
+    buffer's (CONFIG_RING_BUFFER_STARTUP_TEST) as ring_buffer: 'Running
+    ring buffer tests...', its statistics, then PASSED or FAILED."""
     res = {}
     pending = None
     with open(console, errors="replace") as f:
@@ -399,6 +401,8 @@ def boot_results(console):
             if m:
                 pending = re.sub(r"\s+", "_", m.group(1).strip())
                 rest = m.group(2)
+            elif re.match(r"(?:[\w.]+: )?Running ring buffer tests", line):
+                pending, rest = "ring_buffer", ""
             elif pending:
                 rest = line
             else:
