@@ -167,15 +167,7 @@ static __always_inline bool fgraph_trylock_task(void)
 {
 	/* Only the general way checks that RCU watches, if so configured. */
 	if (IS_ENABLED(CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING) ||
-	    (preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
-		return false;
-	/*
-	 * One instruction reads and sets the bit, unlocked: only this task
-	 * and the interrupts it takes write the word, and an interrupt
-	 * leaves it as it found it.
-	 */
-	if (arch___test_and_set_bit(FGRAPH_LOCK_TASK_BIT,
-				    &current->trace_recursion))
+	    !trace_trylock_task_bit(FGRAPH_LOCK_TASK_BIT))
 		return false;
 	barrier();
 	preempt_disable_notrace();
