@@ -41,6 +41,23 @@ void fgraph_time_call(struct ftrace_graph_ent *trace)
 		frame->calltime = trace_clock_local();
 }
 
+/**
+ * fgraph_time_call_at - time the call whose entry callbacks run, at @now
+ * @trace: the call, as the entry path gave it to the callback
+ * @now: trace_clock_local()'s time, read by this entry callback
+ *
+ * fgraph_time_call() for a callback that has read the clock already,
+ * as a ring buffer does for an event's time stamp: the frame keeps the
+ * first time a user gives it, and the return reads the same clock.
+ */
+void fgraph_time_call_at(struct ftrace_graph_ent *trace, u64 now)
+{
+	struct ftrace_ret_stack *frame = fgraph_call_frame(trace);
+
+	if (!frame->calltime)
+		frame->calltime = now;
+}
+
 /* Offer the call to each user; return the slots of those that take it. */
 static noinline unsigned long
 fgraph_offer_each(struct ftrace_graph_ent *trace, unsigned long epoch,

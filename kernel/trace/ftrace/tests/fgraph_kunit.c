@@ -6,8 +6,10 @@
  *  - a hooked call pushes a frame its callbacks see, and returns through
  *    it to its caller, leaving the stack as it was;
  *  - data reserved on entry is found on return, up to 32 words, once per
- *    user and call, and dropped when the user declines the call; the
+ *    user and call, and dropped when the user declines the call; it is
  *    found whether the data is on top of the frame or not;
+ *  - a call is timed only when a user asks, on the clock or at a time
+ *    the user gives, and every user of the call gets that time;
  *  - a stack that is full hooks no more calls and counts them;
  *  - sixteen users at once, -ENOSPC for the seventeenth, -EBUSY for a
  *    user registered twice, an unknown user unregistered is ignored, and
@@ -35,6 +37,7 @@
 #include <linux/kthread.h>
 #include <linux/sched/task.h>
 #include <linux/stacktrace.h>
+#include <linux/trace_clock.h>
 
 #include "../../trace.h"
 #include "../fgraph/fgraph.h"
@@ -49,6 +52,7 @@ struct fgt_user {
 	int reserve;		/* bytes to reserve on entry, 0 for none */
 	bool decline;		/* decline every call */
 	bool timed;		/* ask for the calls' durations */
+	u64 time_at;		/* give the calls this calltime, if not 0 */
 	u64 calltime, rettime;	/* what the last return was given */
 	void *data;		/* what the last entry reserved */
 	bool data_ok;		/* the last return found it intact */
@@ -92,7 +96,9 @@ static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 			return 0;
 		*p = (unsigned long)u;
 	}
-	if (u->timed)
+	if (u->time_at)
+		fgraph_time_call_at(trace, u->time_at);
+	else if (u->timed)
 		fgraph_time_call(trace);
 	return !u->decline;
 }
@@ -201,6 +207,32 @@ static void fgt_time_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, timed->rettime, timed->calltime);
 	KUNIT_EXPECT_EQ(test, plain->calltime, timed->calltime);
 	KUNIT_EXPECT_EQ(test, plain->rettime, timed->rettime);
+}
+
+/*
+ * A time given on entry is the call's calltime, for every user of the
+ * call; a later user's clock read does not replace it, and the return
+ * still reads the clock.
+ */
+static void fgt_time_at_test(struct kunit *test)
+{
+	struct fgt_user *given = fgt_user(test, fgt_tracee);
+	struct fgt_user *timed = fgt_user(test, fgt_tracee);
+	u64 now = trace_clock_local();
+
+	given->time_at = now;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, given), 0);
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, given->calltime, now);
+	KUNIT_EXPECT_GE(test, given->rettime, now);
+
+	timed->timed = true;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, timed), 0);
+	given->time_at = now + 1;
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, timed->calltime, given->calltime);
+	KUNIT_EXPECT_GE(test, given->calltime, now + 1);
+	KUNIT_EXPECT_GE(test, timed->rettime, timed->calltime);
 }
 
 /* Data: found on return, 1 to 32 words, once a call, dropped on decline. */
@@ -822,6 +854,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_data_test),
 	KUNIT_CASE(fgt_call_data_test),
 	KUNIT_CASE(fgt_time_test),
+	KUNIT_CASE(fgt_time_at_test),
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE(fgt_sole_test),
