@@ -18,7 +18,6 @@
  */
 #include <linux/ftrace.h>
 #include <linux/sched.h>
-#include <linux/trace_clock.h>
 
 #include "../../trace.h"
 #include "frames.h"
@@ -38,7 +37,7 @@ void fgraph_time_call(struct ftrace_graph_ent *trace)
 	struct ftrace_ret_stack *frame = fgraph_call_frame(trace);
 
 	if (!frame->calltime)
-		frame->calltime = trace_clock_local();
+		frame->calltime = fgraph_clock();
 }
 
 /**
@@ -212,6 +211,12 @@ static __always_inline void fgraph_call_returns(struct ftrace_graph_ret *trace,
 		fgraph_return_each(trace, users, epoch, fregs);
 }
 
+/* A timed call's return time, read under the caller's preemption off. */
+static __always_inline void fgraph_stamp_return(struct ftrace_graph_ret *trace)
+{
+	trace->rettime = trace->calltime ? fgraph_clock() : 0;
+}
+
 /*
  * The recursion lock keeps the entry path from hooking what the return
  * callbacks call.  If it is held already, that is by an interrupted
@@ -226,11 +231,13 @@ static __always_inline void fgraph_tell_return(struct ftrace_graph_ret *trace,
 	int bit = fgraph_trylock(trace->func, 0);
 
 	if (likely(bit >= 0)) {
+		fgraph_stamp_return(trace);
 		fgraph_call_returns(trace, users, epoch, fregs);
 		fgraph_unlock(bit);
 		return;
 	}
 	preempt_disable_notrace();
+	fgraph_stamp_return(trace);
 	fgraph_call_returns(trace, users, epoch, fregs);
 	preempt_enable_notrace();
 }
@@ -259,7 +266,6 @@ static __always_inline unsigned long fgraph_return(struct ftrace_regs *fregs)
 	ret = frame->ret;
 	trace->func = frame->func;
 	trace->calltime = frame->calltime;
-	trace->rettime = trace->calltime ? trace_clock_local() : 0;
 	trace->depth = current->curr_ret_depth;
 	trace->overrun = atomic_read(&current->trace_overrun);
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL

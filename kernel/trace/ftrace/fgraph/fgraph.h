@@ -9,6 +9,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
+#include <linux/sched/clock.h>
 #include <linux/static_call.h>
 #include <linux/trace_recursion.h>
 #include <linux/types.h>
@@ -198,6 +199,16 @@ static __always_inline void fgraph_unlock(int bit)
 		fgraph_unlock_task();
 	else
 		ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * trace_clock_local(), the clock of calltime and rettime, for the graph's
+ * paths, which read it with preemption off: all that clock adds to
+ * sched_clock() is a section with preemption off.
+ */
+static __always_inline u64 fgraph_clock(void)
+{
+	return sched_clock();
 }
 
 /* fgraph/frames.c: any task's frames, for the sleep-time adjustment. */

@@ -17,7 +17,6 @@
  */
 #include <linux/ftrace.h>
 #include <linux/suspend.h>
-#include <linux/trace_clock.h>
 
 #include <trace/events/sched.h>
 
@@ -192,7 +191,7 @@ static void fgraph_sched_switch(void *ignore, bool preempt,
 
 	if (READ_ONCE(fgraph_sleep_time))
 		return;
-	now = trace_clock_local();
+	now = fgraph_clock();
 	prev->ftrace_timestamp = now;
 	if (next->ftrace_timestamp)
 		fgraph_frames_add_sleep(next, now - next->ftrace_timestamp);
