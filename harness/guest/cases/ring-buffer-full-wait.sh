@@ -32,7 +32,7 @@ echo 1 > $I/tracing_on
 splice_read $I/per_cpu/cpu0/trace_pipe_raw $out &
 reader=$!
 sleep 1
-kill -0 $reader || fail "the reader did not wait on an empty buffer"
+kill -0 $reader || { echo "FAIL: the reader did not wait on an empty buffer"; finish 1; }
 
 # Two pages, less a few bytes: a full page to read, but under the mark.
 marks 100
