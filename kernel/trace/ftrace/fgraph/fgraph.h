@@ -203,12 +203,13 @@ static __always_inline void fgraph_unlock(int bit)
 
 /*
  * trace_clock_local(), the clock of calltime and rettime, for the graph's
- * paths, which read it with preemption off: all that clock adds to
- * sched_clock() is a section with preemption off.
+ * paths, which read it with preemption off: all that clock and
+ * sched_clock() add to sched_clock_noinstr() is a section with
+ * preemption off.
  */
 static __always_inline u64 fgraph_clock(void)
 {
-	return sched_clock();
+	return sched_clock_noinstr();
 }
 
 /* fgraph/frames.c: any task's frames, for the sleep-time adjustment. */
