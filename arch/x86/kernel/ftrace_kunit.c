@@ -804,7 +804,8 @@ static struct fxk_guarded *fxk_guarded_init(struct kunit *test,
 {
 	g->ops.func = fxk_guarded_func;
 	g->ops.flags = flags;
-	init_irq_work(&g->work, fxk_guarded_irq);
+	/* A hard one: PREEMPT_RT runs the others in a thread, after us. */
+	g->work = IRQ_WORK_INIT_HARD(fxk_guarded_irq);
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, fxk_ops_release, &g->ops));
 	KUNIT_ASSERT_EQ(test, 0, ftrace_set_filter_ip(&g->ops,
