@@ -1516,7 +1516,28 @@ ftrace_graph_get_ret_stack(struct task_struct *task, int skip);
 
 unsigned long ftrace_graph_ret_addr(struct task_struct *task, int *idx,
 				    unsigned long ret, unsigned long *retp);
-unsigned long *fgraph_get_task_var(struct fgraph_ops *gops);
+
+/*
+ * A task's shadow stack is a page of words: frames grow up from word 0,
+ * and the top FGRAPH_SLOTS words are the task variables, one a slot.
+ */
+#define FGRAPH_SLOTS		16
+#define FGRAPH_VARS		(PAGE_SIZE / sizeof(unsigned long) - FGRAPH_SLOTS)
+
+/**
+ * fgraph_get_task_var - a graph user's variable in the current task
+ * @gops: the registered user
+ *
+ * One word per task and user, zero when the user registers; for the
+ * user's callbacks, which run in the task (its stack is there while a
+ * callback runs).  Inline: the graph tracer reads it on every call.
+ *
+ * Return: the word.
+ */
+static __always_inline unsigned long *fgraph_get_task_var(struct fgraph_ops *gops)
+{
+	return &current->ret_stack[FGRAPH_VARS + gops->idx];
+}
 
 /*
  * For functions the graph tracer must not hook.  Builds without the

@@ -17,12 +17,13 @@
 #include "stacks.h"
 #include "../internal.h"
 
-/* The most graph users registered at once: one bit each in a frame. */
-#define FGRAPH_SLOTS		16
-
-/* A stack in words; the top FGRAPH_SLOTS words are the task variables. */
+/*
+ * FGRAPH_SLOTS (linux/ftrace.h) is the most graph users registered at
+ * once, one bit each in a frame; FGRAPH_VARS is where their task
+ * variables begin, at the top of a stack.
+ */
 #define FGRAPH_STACK_WORDS	(SHADOW_STACK_SIZE / sizeof(unsigned long))
-#define FGRAPH_VARS		(FGRAPH_STACK_WORDS - FGRAPH_SLOTS)
+static_assert(FGRAPH_VARS + FGRAPH_SLOTS == FGRAPH_STACK_WORDS);
 
 /* The most a user may reserve on a frame, in bytes. */
 #define FGRAPH_MAX_DATA_SIZE	(32 * sizeof(unsigned long))

@@ -115,20 +115,6 @@ void *fgraph_retrieve_data(int idx, int *size_bytes)
 	return data;
 }
 
-/**
- * fgraph_get_task_var - a graph user's variable in the current task
- * @gops: the registered user
- *
- * One word per task and user, zero when the user registers; for the
- * user's callbacks, which run in the task.
- *
- * Return: the word.
- */
-unsigned long *fgraph_get_task_var(struct fgraph_ops *gops)
-{
-	return &current->ret_stack[FGRAPH_VARS + gops->idx];
-}
-
 /*
  * Is the frame at @start one of fprobe's?  Only those are closed with
  * no users (fgraph/frames.h).
