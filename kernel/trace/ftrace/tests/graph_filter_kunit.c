@@ -127,6 +127,12 @@ static bool fgk_notrace_empty(void)
 	return gfilter_published(true) == FHASH_EMPTY;
 }
 
+/* Does the graph tracer's entry callback test set_graph_notrace? */
+static bool fgk_notrace_marked(void)
+{
+	return test_bit(TRACE_GRAPH_FILTER_NOTRACE, &trace_graph_filters);
+}
+
 /* Whatever a case leaves in set_graph_notrace goes when it ends. */
 static void fgk_notrace_reset(void *unused)
 {
@@ -164,13 +170,17 @@ static void fgk_file_nomem(struct kunit *test)
 					"fak_tracee_c\n"), 13);
 	/* Not published before the file is closed. */
 	KUNIT_EXPECT_EQ(test, fgk_published_notrace(), 0);
+	KUNIT_EXPECT_FALSE(test, fgk_notrace_marked());
 	KUNIT_EXPECT_EQ(test, gfilter_release(NULL, file), 0);
 	KUNIT_EXPECT_EQ(test, fgk_published_notrace(),
 			BIT(FAK_A) | BIT(FAK_C));
+	/* The graph tracer's entry callback now tests the set. */
+	KUNIT_EXPECT_TRUE(test, fgk_notrace_marked());
 
 	KUNIT_ASSERT_EQ(test, gfilter_open(file, true), 0);
 	KUNIT_EXPECT_EQ(test, gfilter_release(NULL, file), 0);
 	KUNIT_EXPECT_TRUE(test, fgk_notrace_empty());
+	KUNIT_EXPECT_FALSE(test, fgk_notrace_marked());
 }
 
 static struct kunit_case ftrace_graph_filter_cases[] = {

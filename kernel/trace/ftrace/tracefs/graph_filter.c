@@ -169,6 +169,9 @@ static int gfilter_publish(bool exclude, struct ftrace_hash *draft)
 	mutex_lock(&gfilter_lock);
 	old = gfilter_published(exclude);
 	rcu_assign_pointer(*gfilter_slot(exclude), set);
+	trace_graph_filter_mark(exclude ? TRACE_GRAPH_FILTER_NOTRACE :
+					  TRACE_GRAPH_FILTER_FUNCS,
+				!ftrace_hash_empty(set));
 	mutex_unlock(&gfilter_lock);
 
 	/*
@@ -425,7 +428,10 @@ __setup("ftrace_graph_notrace=", gfilter_boot_notrace_param);
 
 static int __init gfilter_boot_depth_param(char *str)
 {
-	return str && !kstrtouint(str, 0, &fgraph_max_depth);
+	if (!str || kstrtouint(str, 0, &fgraph_max_depth))
+		return 0;
+	trace_graph_filter_mark(TRACE_GRAPH_FILTER_DEPTH, fgraph_max_depth);
+	return 1;
 }
 __setup("ftrace_graph_max_depth=", gfilter_boot_depth_param);
 
