@@ -493,19 +493,22 @@ EXPORT_SYMBOL(__fentry__)
 
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 /*
- * return_to name, handler - a return trampoline.  A hooked function
- * returns here instead of to its caller.  The return consumed our
- * address, so the stack has no return address on top: push room for
+ * return_to name, handler, whole - a return trampoline.  A hooked
+ * function returns here instead of to its caller.  The return consumed
+ * our address, so the stack has no return address on top: push room for
  * one, save the return registers in a struct ftrace_regs, ask the C
  * @handler for the real return address and go there.
  *
- * The frame is a pt_regs that handlers may read whole (BPF programs
- * do): the return value, the stack and frame pointers and the
- * callee-saved registers hold what they hold at the return, the ip is
- * the real return address once @handler has set it, and every other
- * word is zero, never what the returning function left on the stack.
+ * The frame is a pt_regs without cs (ftrace_get_regs() gives NULL): the
+ * return value, the stack and frame pointers hold what they hold at the
+ * return, and the ip is the real return address once @handler has set
+ * it.  With @whole, for handlers that give the frame to BPF programs,
+ * which may read any of it: the callee-saved registers hold theirs too,
+ * and every other word is zero, never what the returning function left
+ * on the stack.  Without it, the graph users' return callbacks, the
+ * other words are not written.
  */
-.macro return_to name, handler
+.macro return_to name, handler, whole
 SYM_CODE_START(\name)
 	UNWIND_HINT_UNDEFINED
 	ANNOTATE_NOENDBR
@@ -518,6 +521,7 @@ SYM_CODE_START(\name)
 	movq	%rbp, RBP(%rsp)
 	movq	%rdx, RDX(%rsp)
 	movq	%rax, RAX(%rsp)
+	.if \whole
 	movq	%rbx, RBX(%rsp)
 	movq	%r12, R12(%rsp)
 	movq	%r13, R13(%rsp)
@@ -525,7 +529,6 @@ SYM_CODE_START(\name)
 	movq	%r15, R15(%rsp)
 	/* %rax is saved, and taken back from the frame on the way out. */
 	xorl	%eax, %eax
-	/* A partial frame: no cs, so ftrace_get_regs() gives NULL. */
 	movq	%rax, CS(%rsp)
 	movq	%rax, SS(%rsp)
 	movq	%rax, EFLAGS(%rsp)
@@ -537,6 +540,9 @@ SYM_CODE_START(\name)
 	movq	%rax, R9(%rsp)
 	movq	%rax, R10(%rsp)
 	movq	%rax, R11(%rsp)
+	.else
+	movq	$0, CS(%rsp)
+	.endif
 	movq	%rsp, %rdi
 	call	\handler
 	/*
@@ -558,10 +564,10 @@ SYM_CODE_END(\name)
 .endm
 
 /* Calls the graph users took. */
-return_to return_to_handler, ftrace_return_to_handler
+return_to return_to_handler, ftrace_return_to_handler, 0
 
 #ifdef CONFIG_FPROBE
 /* Calls an fprobe exit probe took (kernel/trace/ftrace/fprobe/calls.c). */
-return_to fprobe_return_to_handler, fprobe_frame_return
+return_to fprobe_return_to_handler, fprobe_frame_return, 1
 #endif
 #endif
