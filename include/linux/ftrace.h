@@ -1433,6 +1433,9 @@ bool ftrace_pids_enabled(struct ftrace_ops *ops);
  *	Asked only while this is the sole user, before a call takes a
  *	frame, under the entry path's recursion lock: it must be cheap and
  *	may be racy (a call it lets through still meets @entryfunc)
+ * @decline_when: optional, with @declinefunc: a word the entry path
+ *	reads first, @declinefunc being asked only while it is non-zero
+ *	(when NULL, on every call)
  * @ops: selects the functions; set its filter with ftrace_set_filter*()
  *	on &@ops before registering
  * @private: the owner's
@@ -1444,6 +1447,7 @@ struct fgraph_ops {
 	trace_func_graph_ent_t		entryfunc;
 	trace_func_graph_ret_t		retfunc;
 	bool				(*declinefunc)(struct fgraph_ops *gops);
+	const int			*decline_when;
 	struct ftrace_ops		ops;
 	void				*private;
 	trace_func_graph_ent_t		saved_func;

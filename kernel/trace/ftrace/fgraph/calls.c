@@ -105,6 +105,7 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 
 	/* A sole user that declines every call now is not offered this one. */
 	if (static_branch_unlikely(&fgraph_sole_may_decline) && sole &&
+	    unlikely(READ_ONCE(*READ_ONCE(fgraph_sole_decline_when))) &&
 	    static_call(fgraph_sole_declines)(sole))
 		return -EBUSY;
 	call.ent.func = func;

@@ -89,6 +89,11 @@ DECLARE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
  */
 DECLARE_STATIC_CALL(fgraph_sole_declines, *fgraph_sole->declinefunc);
 DECLARE_STATIC_KEY_FALSE(fgraph_sole_may_decline);
+/*
+ * The sole user's decline_when, or a word that is never zero: its
+ * declinefunc is asked only while this word is non-zero.
+ */
+extern const int *fgraph_sole_decline_when;
 
 /* fgraph_sole, if it may be called for a frame begun at @epoch. */
 static __always_inline struct fgraph_ops *fgraph_sole_user(unsigned long epoch)

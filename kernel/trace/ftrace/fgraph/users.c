@@ -37,6 +37,8 @@ DEFINE_STATIC_CALL(fgraph_sole_entry, ftrace_graph_entry_stub);
 DEFINE_STATIC_CALL(fgraph_sole_return, ftrace_stub_graph);
 DEFINE_STATIC_CALL_RET0(fgraph_sole_declines, *fgraph_sole->declinefunc);
 DEFINE_STATIC_KEY_FALSE(fgraph_sole_may_decline);
+static const int fgraph_ask_always = 1;
+const int *fgraph_sole_decline_when = &fgraph_ask_always;
 
 /* The number of users registered; the graph caller is live while > 0. */
 int ftrace_graph_active;
@@ -303,10 +305,13 @@ static void fgraph_elect_sole(void)
 	static_call_update(fgraph_sole_entry, gops->entryfunc);
 	static_call_update(fgraph_sole_return, gops->retfunc);
 	if (gops->declinefunc) {
+		WRITE_ONCE(fgraph_sole_decline_when,
+			   gops->decline_when ?: &fgraph_ask_always);
 		static_call_update(fgraph_sole_declines, gops->declinefunc);
 		static_branch_enable(&fgraph_sole_may_decline);
 	} else {
 		static_branch_disable(&fgraph_sole_may_decline);
+		WRITE_ONCE(fgraph_sole_decline_when, &fgraph_ask_always);
 		static_call_update(fgraph_sole_declines,
 				   (void *)__static_call_return0);
 	}

@@ -51,6 +51,8 @@ struct fgt_user {
 	atomic_t returns;
 	int reserve;		/* bytes to reserve on entry, 0 for none */
 	bool decline;		/* decline every call */
+	int decline_when;	/* its gops.decline_when, where a case sets it */
+	atomic_t declines_asked;	/* calls of fgt_declines() */
 	bool timed;		/* ask for the calls' durations */
 	u64 time_at;		/* give the calls this calltime, if not 0 */
 	u64 calltime, rettime;	/* what the last return was given */
@@ -454,7 +456,10 @@ static void fgt_sole_filter_test(struct kunit *test)
 /* fgraph_ops.declinefunc: the user's own word, read on each call. */
 static bool fgt_declines(struct fgraph_ops *gops)
 {
-	return READ_ONCE(container_of(gops, struct fgt_user, gops)->decline);
+	struct fgt_user *u = container_of(gops, struct fgt_user, gops);
+
+	atomic_inc(&u->declines_asked);
+	return READ_ONCE(u->decline);
 }
 
 /*
@@ -494,6 +499,39 @@ static void fgt_decline_test(struct kunit *test)
 	unregister_ftrace_graph(&b->gops);
 	fgt_tracee(0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+}
+
+/*
+ * A sole user's declinefunc is asked only while its decline_when word is
+ * non-zero: while it is zero the calls are offered, whatever the
+ * declinefunc would have said (here the entry callback then declines
+ * them itself).
+ */
+static void fgt_decline_when_test(struct kunit *test)
+{
+	struct fgt_user *a = fgt_user(test, fgt_tracee);
+
+	a->gops.declinefunc = fgt_declines;
+	a->gops.decline_when = &a->decline_when;
+	a->decline = true;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, a), 0);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->declines_asked), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 0);
+
+	/* Asked, and it declines: not offered. */
+	WRITE_ONCE(a->decline_when, 1);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->declines_asked), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 1);
+
+	/* Asked, it may still let the call through. */
+	WRITE_ONCE(a->decline, false);
+	fgt_tracee(0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->declines_asked), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->entries), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->returns), 1);
 }
 
 /* While active, no ftrace_hash can be made: a registration that needs one fails. */
@@ -867,6 +905,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_sole_test),
 	KUNIT_CASE(fgt_sole_filter_test),
 	KUNIT_CASE(fgt_decline_test),
+	KUNIT_CASE(fgt_decline_when_test),
 	KUNIT_CASE(fgt_register_fail_test),
 	KUNIT_CASE(fgt_unregister_nomem_test),
 	KUNIT_CASE_SLOW(fgt_slot_reuse_test),
