@@ -22,6 +22,14 @@
 #include "../../trace.h"
 #include "frames.h"
 
+/*
+ * A frame's calltime with this bit set was given by fgraph_time_call_own()
+ * alone: its users stamp their return events themselves, and the return
+ * path reads no clock for it (rettime 0).  A user that needs rettime
+ * clears the bit.  Times are far below it.
+ */
+#define FGRAPH_CALLTIME_OWN	BIT_ULL(63)
+
 /**
  * fgraph_time_call - time the call whose entry callbacks run
  * @trace: the call, as the entry path gave it to the callback
@@ -38,6 +46,8 @@ void fgraph_time_call(struct ftrace_graph_ent *trace)
 
 	if (!frame->calltime)
 		frame->calltime = fgraph_clock();
+	else
+		frame->calltime &= ~FGRAPH_CALLTIME_OWN;
 }
 
 /**
@@ -55,6 +65,26 @@ void fgraph_time_call_at(struct ftrace_graph_ent *trace, u64 now)
 
 	if (!frame->calltime)
 		frame->calltime = now;
+	else
+		frame->calltime &= ~FGRAPH_CALLTIME_OWN;
+}
+
+/**
+ * fgraph_time_call_own - time the call at @now, its return by the user
+ * @trace: the call, as the entry path gave it to the callback
+ * @now: trace_clock_local()'s time, read by this entry callback
+ *
+ * fgraph_time_call_at() for a user whose return callback reads the
+ * return's time itself, as a ring buffer's event stamp: unless another
+ * user asks for the call to be timed too, the return callbacks get
+ * calltime and a rettime of 0, and the return path reads no clock.
+ */
+void fgraph_time_call_own(struct ftrace_graph_ent *trace, u64 now)
+{
+	struct ftrace_ret_stack *frame = fgraph_call_frame(trace);
+
+	if (!frame->calltime)
+		frame->calltime = now | FGRAPH_CALLTIME_OWN;
 }
 
 /* Offer the call to each user; return the slots of those that take it. */
@@ -212,10 +242,18 @@ static __always_inline void fgraph_call_returns(struct ftrace_graph_ret *trace,
 		fgraph_return_each(trace, users, epoch, fregs);
 }
 
-/* A timed call's return time, read under the caller's preemption off. */
+/*
+ * A timed call's return time, read under the caller's preemption off;
+ * none for a call not timed (calltime 0) or timed by
+ * fgraph_time_call_own() alone (FGRAPH_CALLTIME_OWN, the one bit that
+ * makes a time negative, which the callbacks are not shown).
+ */
 static __always_inline void fgraph_stamp_return(struct ftrace_graph_ret *trace)
 {
-	trace->rettime = trace->calltime ? fgraph_clock() : 0;
+	u64 calltime = trace->calltime;
+
+	trace->rettime = (s64)calltime > 0 ? fgraph_clock() : 0;
+	trace->calltime = calltime & ~FGRAPH_CALLTIME_OWN;
 }
 
 /*
@@ -266,6 +304,7 @@ static __always_inline unsigned long fgraph_return(struct ftrace_regs *fregs)
 	}
 	ret = frame->ret;
 	trace->func = frame->func;
+	/* As the frame keeps it: fgraph_stamp_return() shows it. */
 	trace->calltime = frame->calltime;
 	trace->depth = current->curr_ret_depth;
 	trace->overrun = atomic_read(&current->trace_overrun);

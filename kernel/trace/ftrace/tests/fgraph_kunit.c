@@ -55,6 +55,7 @@ struct fgt_user {
 	atomic_t declines_asked;	/* calls of fgt_declines() */
 	bool timed;		/* ask for the calls' durations */
 	u64 time_at;		/* give the calls this calltime, if not 0 */
+	bool own;		/* ... by fgraph_time_call_own() */
 	u64 calltime, rettime;	/* what the last return was given */
 	void *data;		/* what the last entry reserved */
 	bool data_ok;		/* the last return found it intact */
@@ -98,7 +99,9 @@ static int fgt_entry(struct ftrace_graph_ent *trace, struct fgraph_ops *gops,
 			return 0;
 		*p = (unsigned long)u;
 	}
-	if (u->time_at)
+	if (u->time_at && u->own)
+		fgraph_time_call_own(trace, u->time_at);
+	else if (u->time_at)
 		fgraph_time_call_at(trace, u->time_at);
 	else if (u->timed)
 		fgraph_time_call(trace);
@@ -242,6 +245,35 @@ static void fgt_time_at_test(struct kunit *test)
 	else
 		KUNIT_EXPECT_GE(test, given->calltime, before);
 	KUNIT_EXPECT_GE(test, timed->rettime, before);
+}
+
+/*
+ * A time given by a user that stamps its returns itself
+ * (fgraph_time_call_own()) is the call's calltime, and the return reads
+ * no clock for it: rettime 0.  Once another user asks for the call to be
+ * timed, whichever of the two is called first, the return reads the
+ * clock and both get the same times.
+ */
+static void fgt_time_own_test(struct kunit *test)
+{
+	struct fgt_user *own = fgt_user(test, fgt_tracee);
+	struct fgt_user *timed = fgt_user(test, fgt_tracee);
+	u64 before;
+
+	own->time_at = 1000;
+	own->own = true;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, own), 0);
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, own->calltime, 1000);
+	KUNIT_EXPECT_EQ(test, own->rettime, 0);
+
+	timed->timed = true;
+	KUNIT_ASSERT_EQ(test, fgt_register(test, timed), 0);
+	before = trace_clock_local();
+	KUNIT_EXPECT_EQ(test, fgt_tracee(1), 2);
+	KUNIT_EXPECT_EQ(test, timed->calltime, own->calltime);
+	KUNIT_EXPECT_GE(test, own->rettime, before);
+	KUNIT_EXPECT_EQ(test, timed->rettime, own->rettime);
 }
 
 /* Data: found on return, 1 to 32 words, once a call, dropped on decline. */
@@ -900,6 +932,7 @@ static struct kunit_case fgt_cases[] = {
 	KUNIT_CASE(fgt_call_data_test),
 	KUNIT_CASE(fgt_time_test),
 	KUNIT_CASE(fgt_time_at_test),
+	KUNIT_CASE(fgt_time_own_test),
 	KUNIT_CASE(fgt_full_stack_test),
 	KUNIT_CASE_SLOW(fgt_slots_test),
 	KUNIT_CASE(fgt_sole_test),
