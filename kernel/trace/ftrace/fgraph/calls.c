@@ -154,23 +154,38 @@ static __always_inline int fgraph_enter(unsigned long ret, unsigned long func,
 	return 0;
 }
 
+/* fgraph_try_enter() for a call from another context than a task's. */
+static noinline int fgraph_try_enter_other(unsigned long ret,
+					   unsigned long func,
+					   unsigned long *retp,
+					   struct ftrace_regs *fregs)
+{
+	int bit, err;
+
+	bit = ftrace_test_recursion_trylock(func, ret);
+	if (bit < 0)
+		return -EBUSY;
+	err = fgraph_enter(ret, func, retp, fregs);
+	ftrace_test_recursion_unlock(bit);
+	return err;
+}
+
 /*
  * The entry of a call the graph may take (fgraph_may_take_return()): not
  * hooked while the recursion lock is held (the entry callbacks run under
- * it).
+ * it).  Most calls are a task's, whose lock is one bit.
  */
 static __always_inline int fgraph_try_enter(unsigned long ret,
 					    unsigned long func,
 					    unsigned long *retp,
 					    struct ftrace_regs *fregs)
 {
-	int bit, err;
+	int err;
 
-	bit = fgraph_trylock(func, ret);
-	if (bit < 0)
-		return -EBUSY;
+	if (unlikely(!fgraph_trylock_task()))
+		return fgraph_try_enter_other(ret, func, retp, fregs);
 	err = fgraph_enter(ret, func, retp, fregs);
-	fgraph_unlock(bit);
+	fgraph_unlock_task();
 	return err;
 }
 
@@ -257,28 +272,46 @@ static __always_inline void fgraph_stamp_return(struct ftrace_graph_ret *trace)
 }
 
 /*
+ * Tell the users of the returning call, under the caller's preemption off,
+ * what fgraph_tell_return() has not: a call from another context than a
+ * task's, or one whose lock is held already.  The lock is then held by an
+ * interrupted context whose count the CPU has not switched from yet, or
+ * by the callback whose call of this function the lock let through (one
+ * level of nesting): the call's entry was seen, so call them all the
+ * same.
+ */
+static noinline void fgraph_tell_return_other(struct ftrace_graph_ret *trace,
+					      unsigned long users,
+					      unsigned long epoch,
+					      struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(trace->func, 0);
+
+	if (bit < 0)
+		preempt_disable_notrace();
+	fgraph_stamp_return(trace);
+	fgraph_call_returns(trace, users, epoch, fregs);
+	if (bit < 0)
+		preempt_enable_notrace();
+	else
+		ftrace_test_recursion_unlock(bit);
+}
+
+/*
  * The recursion lock keeps the entry path from hooking what the return
- * callbacks call.  If it is held already, that is by an interrupted
- * context whose count the CPU has not switched from yet, or by the
- * callback whose call of this function the lock let through (one level
- * of nesting): the call's entry was seen, so call them all the same.
+ * callbacks call.  Most returns are a task's, whose lock is one bit.
  */
 static __always_inline void fgraph_tell_return(struct ftrace_graph_ret *trace,
 					       unsigned long users, unsigned long epoch,
 					       struct ftrace_regs *fregs)
 {
-	int bit = fgraph_trylock(trace->func, 0);
-
-	if (likely(bit >= 0)) {
-		fgraph_stamp_return(trace);
-		fgraph_call_returns(trace, users, epoch, fregs);
-		fgraph_unlock(bit);
+	if (unlikely(!fgraph_trylock_task())) {
+		fgraph_tell_return_other(trace, users, epoch, fregs);
 		return;
 	}
-	preempt_disable_notrace();
 	fgraph_stamp_return(trace);
 	fgraph_call_returns(trace, users, epoch, fregs);
-	preempt_enable_notrace();
+	fgraph_unlock_task();
 }
 
 /*
