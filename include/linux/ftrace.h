@@ -1485,6 +1485,50 @@ struct ftrace_ret_stack {
 };
 
 /*
+ * A call as the graph's entry callbacks see it: they are given @ent, and
+ * fgraph_call_frame() finds the call's frame from it.
+ */
+struct fgraph_entry {
+	struct ftrace_graph_ent ent;
+	struct ftrace_ret_stack *frame;
+};
+
+/* For an entry callback: the frame of the call (its ret, its calltime). */
+static inline struct ftrace_ret_stack *
+fgraph_call_frame(struct ftrace_graph_ent *trace)
+{
+	return container_of(trace, struct fgraph_entry, ent)->frame;
+}
+
+/*
+ * A frame's calltime with this bit set was given by fgraph_time_call_own()
+ * alone: its users stamp their return events themselves, and the return
+ * path reads no clock for it (rettime 0).  A user that needs rettime
+ * clears the bit.  Times are far below it.
+ */
+#define FGRAPH_CALLTIME_OWN	BIT_ULL(63)
+
+/**
+ * fgraph_time_call_own - time the call at @now, its return by the user
+ * @trace: the call, as the entry path gave it to the callback
+ * @now: trace_clock_local()'s time, read by this entry callback
+ *
+ * fgraph_time_call_at() for a user whose return callback reads the
+ * return's time itself, as a ring buffer's event stamp: unless another
+ * user asks for the call to be timed too, the return callbacks get
+ * calltime and a rettime of 0, and the return path reads no clock.
+ * Inline: the graph tracer times every call it traces.
+ */
+static __always_inline void fgraph_time_call_own(struct ftrace_graph_ent *trace,
+						 u64 now)
+{
+	struct ftrace_ret_stack *frame = fgraph_call_frame(trace);
+
+	if (!frame->calltime)
+		frame->calltime = now | FGRAPH_CALLTIME_OWN;
+}
+
+/*
  * The arch's assembly that hooked returns land in; it calls
  * ftrace_return_to_handler() and goes on to the real return address.
  */

@@ -22,14 +22,6 @@
 #include "../../trace.h"
 #include "frames.h"
 
-/*
- * A frame's calltime with this bit set was given by fgraph_time_call_own()
- * alone: its users stamp their return events themselves, and the return
- * path reads no clock for it (rettime 0).  A user that needs rettime
- * clears the bit.  Times are far below it.
- */
-#define FGRAPH_CALLTIME_OWN	BIT_ULL(63)
-
 /**
  * fgraph_time_call - time the call whose entry callbacks run
  * @trace: the call, as the entry path gave it to the callback
@@ -67,24 +59,6 @@ void fgraph_time_call_at(struct ftrace_graph_ent *trace, u64 now)
 		frame->calltime = now;
 	else
 		frame->calltime &= ~FGRAPH_CALLTIME_OWN;
-}
-
-/**
- * fgraph_time_call_own - time the call at @now, its return by the user
- * @trace: the call, as the entry path gave it to the callback
- * @now: trace_clock_local()'s time, read by this entry callback
- *
- * fgraph_time_call_at() for a user whose return callback reads the
- * return's time itself, as a ring buffer's event stamp: unless another
- * user asks for the call to be timed too, the return callbacks get
- * calltime and a rettime of 0, and the return path reads no clock.
- */
-void fgraph_time_call_own(struct ftrace_graph_ent *trace, u64 now)
-{
-	struct ftrace_ret_stack *frame = fgraph_call_frame(trace);
-
-	if (!frame->calltime)
-		frame->calltime = now | FGRAPH_CALLTIME_OWN;
 }
 
 /* Offer the call to each user; return the slots of those that take it. */

@@ -109,22 +109,6 @@ static __always_inline struct fgraph_ops *fgraph_sole_user(unsigned long epoch)
 bool fgraph_pid_allows(struct fgraph_ops *gops);
 
 /*
- * A call as the entry callbacks see it: they are given @ent, and
- * fgraph_call_frame() finds the call's frame from it.
- */
-struct fgraph_entry {
-	struct ftrace_graph_ent ent;
-	struct ftrace_ret_stack *frame;
-};
-
-/* For an entry callback: the frame of the call (its ret, its calltime). */
-static inline struct ftrace_ret_stack *
-fgraph_call_frame(struct ftrace_graph_ent *trace)
-{
-	return container_of(trace, struct fgraph_entry, ent)->frame;
-}
-
-/*
  * Should @gops be offered a call of @func?  Its filter is tested only
  * while several users may be reached (alone, its ops' sets decided
  * which sites call the graph), its pid filter only while that holds
