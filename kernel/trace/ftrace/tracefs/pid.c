@@ -121,6 +121,19 @@ static int fpid_other(int type)
 	return type ^ (TRACE_PIDS | TRACE_NO_PIDS);
 }
 
+/* The trace arrays that have a list, under ftrace_lock. */
+static unsigned int fpid_arrays;
+
+/*
+ * @tr got its first list (@has) or lost its last: the function graph
+ * tracer tests its pid filter only while some trace array has one.
+ */
+static void fpid_count(bool has)
+{
+	fpid_arrays += has ? 1 : -1;
+	trace_graph_filter_mark(TRACE_GRAPH_FILTER_PIDS, fpid_arrays);
+}
+
 /*
  * Publish @new as the list of @type and free the old one.  The
  * sched_switch probe is there exactly while some list is: it comes
@@ -142,6 +155,8 @@ static void fpid_set(struct trace_array *tr, int type,
 		WARN_ON_ONCE(register_trace_sched_switch(fpid_switch_probe, tr));
 	if (had && !has)
 		unregister_trace_sched_switch(fpid_switch_probe, tr);
+	if (had != has)
+		fpid_count(has);
 	/*
 	 * Callbacks and probes read the lists under RCU-sched; once they
 	 * are done the old list can go, and no probe is left to write a
